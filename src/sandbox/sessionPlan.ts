@@ -23,6 +23,8 @@ import {
 import { manifestBins, undoManifestBins, type ManifestState } from './manifestBins';
 import { isLintManifest, lintKeysOf, undoLintKeys, type LintState } from './lintKeys';
 import { refSnapshots, undoCarriedRefs, type RefSnapshots } from './movedRefs';
+import { objectSnapshots, undoForgedObjects, type ObjectSnapshots } from './movedObjects';
+import { todoSnapshots, undoTodoExecs, type TodoSnapshots } from './sequencerState';
 import { gitEntriesOf, protectedEntriesOf } from './treeWatch';
 import { detachHardLinks } from './hardLinks';
 import { hookManifestKeys, repositoryConfigTargets } from './repoConfigTargets';
@@ -112,6 +114,10 @@ export interface Protection {
   lint?: Map<string, LintState>;
   /** The refs of the working directories' repositories when the command started (movedRefs.ts, N3). */
   refs?: RefSnapshots;
+  /** The repositories whose objects the command could forge, and when it started (movedObjects.ts, Q1). */
+  objects?: ObjectSnapshots;
+  /** The rebase todos of those repositories when the command started (sequencerState.ts, Q10). */
+  todos?: TodoSnapshots;
 }
 
 export interface SessionSandboxPlan {
@@ -203,7 +209,9 @@ export async function sessionSandboxPlan(scope: SessionCommandScope): Promise<Se
       manifests,
       lint: lintKeysOf(lintFilesOf({ roots, gitRoots, nameRoots })),
       refs: refSnapshots(roots),
+      objects: objectSnapshots(repositoryDirs(roots, gitRoots)),
     };
+    protection.todos = todoSnapshots(protection.objects!.gitDirs);
     if (detached.length > 0) protection.live = detached;
   }
   const readable = [...(scope.readable ?? [])];
@@ -292,6 +300,13 @@ export function protectionScan(p: Pick<Protection, 'roots' | 'extra' | 'gitRoots
   return scan;
 }
 
+/** The git directories (not pointers) at the roots and below every writable root (the tree watches' record). */
+function repositoryDirs(roots: readonly string[], gitRoots: readonly string[]): string[] {
+  const out = new Set(roots.map((r) => path.join(r, '.git')));
+  for (const root of gitRoots) for (const g of gitEntriesOf(root)) out.add(g);
+  return [...out].filter((g) => lstatSync(g, { throwIfNoEntry: false })?.isDirectory());
+}
+
 /** An entry with content (a directory with an entry, a non-empty file). */
 function hasContentOf(p: string): boolean {
   try {
@@ -345,7 +360,11 @@ export function undoProtected(protection: Protection): string[] {
     if (!undone.includes(n)) undone.push(n);
   if (protection.manifests) undone.push(...undoManifestBins(manifestsOf(protection), protection.manifests));
   if (protection.lint) undone.push(...undoLintKeys(lintFilesOf(protection), protection.lint));
+  // Objects first: the ref screen then reads what a checkout would write.
+  if (protection.objects) undone.push(...undoForgedObjects(protection.objects, relativeTo(protection.roots)));
   if (protection.refs) undone.push(...undoCarriedRefs(protection.refs));
+  if (protection.todos && protection.objects)
+    undone.push(...undoTodoExecs(protection.todos, protection.objects.gitDirs, relativeTo(protection.roots)));
   const live = protection.live?.splice(0) ?? [];
   // The worker CLI's `.bin` link, repointed or removed by the command: put back (red team, issue 30, H-1).
   const links = restoreWorkerLinks().filter((n) => !undone.includes(n) && !live.includes(n));

@@ -1,0 +1,285 @@
+// Objects a sandboxed command wrote under a name that is not theirs (red team q, Q1).
+//
+// The main checkout's sandbox may write `.git/objects` (the agent's own `git commit` needs it), and
+// git never re-hashes an object it reads for a checkout: a command that rewrites the loose object of
+// a blob the person committed (their tracked `.githooks/pre-commit`), or of a tree of HEAD (adding a
+// hook), under its own id moves no ref and leaves `git status` clean — and the person's next `git
+// worktree add`, clone or checkout writes the agent's body. An object under the id of content the
+// person will write later (git does not write an object that exists) is the same. After each command,
+// every object file of the repositories the session can write whose change time is at or after the
+// command's start is checked: a loose object is inflated and hashed (sha1 for a 40-hex name, sha256
+// for a 64-hex one) and compared with its name; a pack (or an index of one) is verified by git
+// through the door (`verify-pack`: the index rebuilt from the pack must be the one there); a
+// multi-pack index or commit-graph the command wrote is removed (git maps ids to places, and a
+// commit to its tree, through them without re-reading; both are caches git rebuilds). A mismatch is
+// removed and named in the result. Cost: one lstat per loose object of the repository, a hash of
+// what the command wrote (less than the command spent compressing it); past BUDGET_MS what is left
+// unverified is removed too.
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as zlib from 'node:zlib';
+import { runHostProcessSync } from '../hostProcess/door';
+import { GIT_GUARD_ENV } from '../hostProcess/git';
+import { removeEntry } from './anchored';
+
+/** The git directories whose objects a command may have forged, and when it started. */
+export interface ObjectSnapshots {
+  gitDirs: string[];
+  /**
+   * The identity (device:inode) of each git directory, its `objects`, and each directory in
+   * `objects`, when the command started: a directory that is another one now (renamed in whole, a
+   * link to one the command filled earlier) is screened whole, whatever its files' times.
+   */
+  dirs: Map<string, string>;
+  /** Epoch ms, less a margin: the file system's clock is coarser than Date.now(). */
+  since: number;
+}
+
+const MARGIN_MS = 2_000;
+let lastChecked = { objects: 0, ms: 0 };
+/** What the last call of undoForgedObjects hashed and how long it took (measurements, tests). */
+export const lastObjectCheck = () => ({ ...lastChecked });
+/** Time the verification after one command may take; what is left then is removed unverified. */
+const BUDGET_MS = 30_000;
+const LOOSE = /^[0-9a-f]{38}$|^[0-9a-f]{62}$/;
+const TYPES = new Set(['blob', 'tree', 'commit', 'tag']);
+
+/** `dirs`' git directories (a `.git` directory, and its submodules' below `modules/`), from now on. */
+export function objectSnapshots(gitDirs: readonly string[]): ObjectSnapshots {
+  const out = new Set<string>();
+  const add = (g: string, depth: number) => {
+    if (!fs.lstatSync(g, { throwIfNoEntry: false })?.isDirectory()) return;
+    out.add(g);
+    if (depth >= 3) return;
+    for (const e of readdir(path.join(g, 'modules')))
+      if (e.isDirectory()) add(path.join(g, 'modules', e.name), depth + 1);
+  };
+  for (const g of gitDirs) add(g, 0);
+  const since = Date.now() - MARGIN_MS;
+  const dirs = new Map<string, string>();
+  for (const g of out) {
+    const objects = path.join(g, 'objects');
+    for (const d of [g, objects, ...readdir(objects).map((e) => path.join(objects, e.name))]) {
+      const id = identity(d);
+      if (id) dirs.set(d, id);
+    }
+  }
+  return { gitDirs: [...out], since, dirs };
+}
+
+/** device:inode of what `p` leads to (links followed, as git follows them). */
+function identity(p: string): string | undefined {
+  const st = fs.statSync(p, { throwIfNoEntry: false });
+  return st ? `${st.dev}:${st.ino}` : undefined;
+}
+
+function readdir(p: string): fs.Dirent[] {
+  try {
+    return fs.readdirSync(p, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Objects larger than this are not inflated in the worker (git's own `core.bigFileThreshold`, 512 MiB,
+ * sends larger blobs to packs): one the command wrote is removed unverified.
+ */
+const MAX_OBJECT = 256 << 20;
+
+/** The id of the object a loose object file holds, or undefined when it is no well-formed object (or too big). */
+export function looseObjectId(file: string, algo: 'sha1' | 'sha256'): string | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.size > MAX_OBJECT) return undefined;
+    // A stream with bytes after its end, or cut short, is refused by git and by inflateSync alike.
+    const body = zlib.inflateSync(fs.readFileSync(fd), { maxOutputLength: MAX_OBJECT + 64 });
+    const nul = body.subarray(0, 64).indexOf(0);
+    if (nul < 0 || parseHeader(body.subarray(0, nul).toString('latin1')) !== body.length - nul - 1) return undefined;
+    return crypto.createHash(algo).update(body).digest('hex');
+  } catch {
+    return undefined; // not a zlib stream, truncated, too big
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** `<type> <size>` → size, or -1. */
+function parseHeader(h: string): number {
+  const m = /^([a-z]+) (0|[1-9][0-9]{0,15})$/.exec(h);
+  return m && TYPES.has(m[1]!) ? Number(m[2]) : -1;
+}
+
+const fresh = (st: fs.Stats, since: number) => st.ctimeMs >= since || st.mtimeMs >= since;
+/** A directory that is not the one there when the command started: everything in it is the command's. */
+const moved = (snap: ObjectSnapshots, d: string) => snap.dirs.get(d) !== identity(d);
+
+function gitRun(gitDir: string, args: readonly string[], timeoutMs: number) {
+  return runHostProcessSync(
+    {
+      purpose: 'git',
+      command: 'git',
+      args: [`--git-dir=${gitDir}`, '-c', 'core.hooksPath=/dev/null', ...args],
+      cwd: '/',
+      env: { ...GIT_GUARD_ENV, HOME: '/nonexistent', GIT_NO_LAZY_FETCH: '1' },
+    },
+    { timeoutMs: Math.max(1_000, timeoutMs), maxBuffer: 16 << 20 },
+  );
+}
+
+interface Pass {
+  since: number;
+  deadline: number;
+  /** dev:ino:ctime:size → the id its content hashes to ('' when none). */
+  ids: Map<string, string>;
+  bad: string[];
+  late: string[];
+  checked: number;
+}
+
+/** The loose objects of one `objects/xx` directory the command wrote: each hashed against its name. */
+function screenFanout(dir: string, fan: string, pass: Pass, whole: boolean): void {
+  for (const e of readdir(dir)) {
+    const p = path.join(dir, e.name);
+    const st = fs.lstatSync(p, { throwIfNoEntry: false });
+    if (!st || (!whole && !fresh(st, pass.since))) continue;
+    if (!LOOSE.test(e.name)) {
+      // git's own temporary objects (`tmp_obj_*`) are renamed into place: a leftover is not read by id.
+      if (!st.isFile() && !e.name.startsWith('tmp_obj_')) pass.bad.push(p);
+      continue;
+    }
+    if (!st.isFile()) {
+      pass.bad.push(p);
+      continue;
+    }
+    if (Date.now() > pass.deadline) {
+      pass.late.push(p);
+      continue;
+    }
+    const key = `${st.dev}:${st.ino}:${st.ctimeMs}:${st.size}`;
+    let id = pass.ids.get(key);
+    if (id === undefined) {
+      id = looseObjectId(p, e.name.length === 38 ? 'sha1' : 'sha256') ?? '';
+      pass.ids.set(key, id);
+      pass.checked++;
+    }
+    if (id !== fan + e.name) pass.bad.push(p);
+  }
+}
+
+const PACK_SIBLINGS = ['.idx', '.rev', '.bitmap', '.mtimes', '.keep', '.promisor', '.pack'];
+
+/** Packs (or their indexes) the command wrote: verified by git; the multi-pack index removed. */
+function screenPacks(gitDir: string, pack: string, pass: Pass, whole: boolean): void {
+  const changed = new Set<string>();
+  for (const e of readdir(pack)) {
+    const p = path.join(pack, e.name);
+    const st = fs.lstatSync(p, { throwIfNoEntry: false });
+    if (!st || (!whole && !fresh(st, pass.since))) continue;
+    if (e.name.startsWith('multi-pack-index')) pass.bad.push(p);
+    else if (!st.isFile() && !st.isDirectory()) pass.bad.push(p);
+    else {
+      const m = /^(pack-[0-9a-f]+)\.(pack|idx)$/.exec(e.name);
+      if (m) changed.add(m[1]!);
+    }
+  }
+  for (const base of changed) {
+    const idx = path.join(pack, `${base}.idx`);
+    const left = pass.deadline - Date.now();
+    if (!fs.existsSync(idx) && !fs.existsSync(path.join(pack, `${base}.pack`))) continue;
+    const ok = left > 0 && fs.existsSync(idx) && gitRun(gitDir, ['verify-pack', idx], left).code === 0;
+    if (!ok)
+      for (const s of PACK_SIBLINGS)
+        if (fs.existsSync(path.join(pack, base + s))) pass.bad.push(path.join(pack, base + s));
+  }
+}
+
+/** The commit-graph files the command wrote (git reads a commit's tree from them): verified by git, or removed. */
+function screenGraphs(gitDir: string, info: string, pass: Pass, whole: boolean): void {
+  const files: string[] = [];
+  for (const name of ['commit-graph', 'commit-graphs']) {
+    const p = path.join(info, name);
+    const st = fs.lstatSync(p, { throwIfNoEntry: false });
+    if (!st) continue;
+    if (!st.isDirectory()) {
+      if (whole || fresh(st, pass.since)) files.push(p);
+      continue;
+    }
+    for (const e of readdir(p)) {
+      const f = path.join(p, e.name);
+      const s = fs.lstatSync(f, { throwIfNoEntry: false });
+      if (s && (whole || fresh(s, pass.since))) files.push(f);
+    }
+  }
+  if (files.length === 0) return;
+  const left = pass.deadline - Date.now();
+  const links = files.some((f) => !fs.lstatSync(f, { throwIfNoEntry: false })?.isFile());
+  if (links || left <= 0 || gitRun(gitDir, ['commit-graph', 'verify'], left).code !== 0) pass.bad.push(...files);
+}
+
+/**
+ * After a sandboxed command: every object file of `snap`'s repositories written since it started
+ * that does not hold what its name says (or could not be verified in time) is removed; one note per
+ * repository.
+ */
+export function undoForgedObjects(snap: ObjectSnapshots, rel: (p: string) => string = (p) => p): string[] {
+  const notes: string[] = [];
+  const started = Date.now();
+  let total = 0;
+  for (const gitDir of snap.gitDirs) {
+    const objects = path.join(gitDir, 'objects');
+    if (!fs.statSync(objects, { throwIfNoEntry: false })?.isDirectory()) continue;
+    const all = moved(snap, gitDir) || moved(snap, objects);
+    const pass: Pass = {
+      since: snap.since,
+      deadline: started + BUDGET_MS,
+      ids: new Map(),
+      bad: [],
+      late: [],
+      checked: 0,
+    };
+    for (const e of readdir(objects)) {
+      const p = path.join(objects, e.name);
+      const st = fs.lstatSync(p, { throwIfNoEntry: false });
+      if (!st) continue;
+      // A link in `objects` the command made: removed (git would follow it to files of any time).
+      if (st.isSymbolicLink() && (all || fresh(st, pass.since))) pass.bad.push(p);
+      else if (!st.isDirectory()) {
+        if (/^[0-9a-f]{2}$/.test(e.name) && (all || fresh(st, pass.since))) pass.bad.push(p);
+      } else if (/^[0-9a-f]{2}$/.test(e.name)) screenFanout(p, e.name, pass, all || moved(snap, p));
+      else if (e.name === 'pack') screenPacks(gitDir, p, pass, all || moved(snap, p));
+      else if (e.name === 'info') screenGraphs(gitDir, p, pass, all || moved(snap, p));
+    }
+    total += pass.checked;
+    const gone = [...pass.bad, ...pass.late];
+    let failed = 0;
+    for (const p of gone) {
+      try {
+        removeEntry(p);
+      } catch {
+        failed++;
+      }
+    }
+    if (gone.length === 0) continue;
+    const where = rel(gitDir);
+    const shown = gone
+      .slice(0, 5)
+      .map((p) => path.relative(gitDir, p))
+      .join(', ');
+    notes.push(
+      `${where}: ${gone.length} object file(s) the command wrote did not hold what their name says` +
+        (pass.late.length ? ` or could not be verified in time (${pass.late.length})` : '') +
+        ` (a checkout would write them: ${shown}${gone.length > 5 ? ', …' : ''}); ` +
+        (failed ? `${failed} could not be removed` : 'removed'),
+    );
+  }
+  lastChecked = { objects: total, ms: Date.now() - started };
+  return notes;
+}
