@@ -2,6 +2,7 @@
 // of their new commits came in and none of those commits changes a protected path; nothing else.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { hookPathspecs } from '../../sandbox/movedRefs';
 import { isProtectedRepositoryPath } from '../../sandbox/protect';
 import { readRegular, shadowLooseRefs, writeAtomic } from './files';
 import { repositoryRefs, runGit } from './git';
@@ -104,6 +105,9 @@ async function packedValueOf(shadow: string, ref: string): Promise<string | unde
  * The protected paths (src/permissions/protectedPaths.ts: `.claude/`, `.git*`, `.mcp.json`, shell
  * start-up files…) that the commits reachable from `tip` and from none of the repository's refs
  * change. A merge counts only for what differs from every parent (a merge of main's own changes is not the worktree's).
+ * So are the main checkout's hooks directory (`core.hooksPath`) and the files its hooks run, as the
+ * main checkout's ref screen has them (movedRefs.ts hookPathspecs; red team q, Q7: a commit adding
+ * `.githooks/post-merge` came in, and the person's `git merge` of the agent's branch ran it).
  */
 async function protectedChanges(commonDir: string, tip: string, known: readonly string[]): Promise<string[]> {
   const r = await runGit(
@@ -113,7 +117,9 @@ async function protectedChanges(commonDir: string, tip: string, known: readonly 
   if (r.code !== 0) return [`(the commits could not be read: ${r.stderr.trim()})`];
   // -z: names as they are (a quoted name would hide its first component from the check).
   const paths = [...new Set(r.stdout.split(/[\0\n]/).filter(Boolean))];
-  return paths.filter((p) => isProtectedRepositoryPath(p));
+  const hooks = hookPathspecs(commonDir);
+  const isHook = (p: string) => hooks.some((h) => p === h || p.startsWith(`${h}/`));
+  return paths.filter((p) => isProtectedRepositoryPath(p) || isHook(p));
 }
 
 /** Are all the objects of the commits reachable from `tip` and from no repository ref in the repository? */
