@@ -8,9 +8,10 @@
 // for each reflog, what its lines name; after the command, each line naming something new is
 // screened like a ref (movedRefs.ts), and a line that leads to a carrying commit (or could not be
 // screened) is taken out of its file.
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { removeEntry } from './anchored';
+import { anchoredFile, removeAnchored } from './anchored';
 
 /** A reflog as the snapshot holds it: its identity and every name its lines give. */
 export interface LogFile {
@@ -138,19 +139,24 @@ export function changedLogs(
   return out;
 }
 
-/** Take `bad` lines out of a reflog (written anew beside it, renamed over it); a forced one removed. */
+/**
+ * Take `bad` lines out of a reflog (written anew beside it, renamed over it); a forced one removed.
+ * Through its directory opened from `/` without following a link (anchored.ts; red team q, Q11): by
+ * path, a command that swapped `.git/logs` for a link to the person's HOME between the worker's
+ * read and its rename made the worker write the kept lines over the person's file of that name.
+ */
 export function dropLogLines(gitDir: string, log: ChangedLog, bad: ReadonlySet<string>): boolean {
-  const p = path.join(gitDir, log.name);
   try {
-    if (log.forced) {
-      removeEntry(p);
-      return true;
-    }
-    const text = readText(p, MAX_LOG_BYTES) ?? '';
-    const kept = text.split('\n').filter((l) => !bad.has(l));
-    const tmp = `${p}.da-undo-${process.pid}`;
-    fs.writeFileSync(tmp, kept.join('\n'), { encoding: 'latin1', flag: 'wx' });
-    fs.renameSync(tmp, p);
+    anchoredFile(path.join(gitDir, log.name), (pinned) => {
+      const dir = path.dirname(pinned);
+      const name = path.basename(pinned);
+      if (log.forced) return removeAnchored(dir, name);
+      const text = readText(pinned, MAX_LOG_BYTES) ?? '';
+      const kept = text.split('\n').filter((l) => !bad.has(l));
+      const tmp = `${dir}/${name}.da-undo-${randomBytes(6).toString('hex')}`;
+      fs.writeFileSync(tmp, kept.join('\n'), { encoding: 'latin1', flag: 'wx' });
+      fs.renameSync(tmp, pinned);
+    });
     return true;
   } catch {
     return false;

@@ -17,6 +17,7 @@
 // command and within BUDGET_MS — more is hostile and every such ref is put back unscreened; a ref
 // that is a symbolic link, a replace ref, a ref to an object that is not there (a later command
 // could write it) or a tree git could not list in time is put back too.
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runHostProcessSync } from '../hostProcess/door';
@@ -24,7 +25,7 @@ import { GIT_GUARD_ENV } from '../hostProcess/git';
 import { changedLogs, dropLogLines } from './movedLogs';
 import { repositoryConfigTargets } from './repoConfigTargets';
 import { readRefFile, readRefState, refNames, resolveName, sameRefFile, type RefFile, type RefState } from './refFiles';
-import { removeEntry } from './anchored';
+import { DirectoryMoved, inAnchoredDirectory, removeAnchored } from './anchored';
 
 /** Each repository's refs when a command started, by git directory. */
 export type RefSnapshots = Map<string, RefState>;
@@ -116,6 +117,7 @@ function carriesGitDirectory(gitDir: string, oid: string): boolean {
  * `.husky/_`: `.husky` whole) and the files its hooks run (O6). A branch the session made that
  * changes one of them ran the session's hook on the person's `git checkout` or `git merge` of it,
  * before they could read the diff (red team p, P1): a ref carries nothing the sandbox may not write.
+ * A linked worktree's import applies them to the commits it brings in (worktree/git/refs.ts, Q7).
  */
 export function hookPathspecs(gitDir: string): string[] {
   const tree = path.dirname(gitDir);
@@ -222,59 +224,102 @@ function judge(gitDir: string, moved: readonly Moved[], truncated: boolean, base
   return out;
 }
 
-/** Is every directory from the git directory down to `rel`'s parent a real directory (no link to follow)? */
-function realParents(gitDir: string, rel: string): boolean {
-  const parts = rel.split('/').slice(0, -1);
-  for (let i = 1; i <= parts.length; i++) {
-    const st = fs.lstatSync(path.join(gitDir, ...parts.slice(0, i)), { throwIfNoEntry: false });
-    if (st && !st.isDirectory()) return false;
+/** Tries of one put-back whose directory a command keeps swapping for a link (DirectoryMoved). */
+const TRIES = 8;
+
+/** Runs `act` again while its directory moved (a command racing the put-back); the last error is thrown. */
+function retried(act: () => void): void {
+  for (let i = 1; ; i++) {
+    try {
+      return act();
+    } catch (err) {
+      if (!(err instanceof DirectoryMoved) || i >= TRIES) throw err;
+    }
   }
-  return true;
 }
 
-function writeBack(p: string, f: RefFile | { kind: 'text'; text: string } | undefined): void {
-  removeEntry(p); // a link itself, never what it leads to
+/** Makes the missing directories on the way to `rel` below the git directory, each in its pinned parent. */
+function makeParents(gitDir: string, rel: string): void {
+  const parts = rel.split('/').slice(0, -1);
+  for (let i = 0; i < parts.length; i++)
+    retried(() =>
+      inAnchoredDirectory(path.join(gitDir, ...parts.slice(0, i)), (at) => {
+        try {
+          fs.mkdirSync(at(parts[i]!));
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+        }
+      }),
+    );
+}
+
+type Written = RefFile | { kind: 'text'; text: string } | undefined;
+
+/** `name` in a pinned directory (`at`) made `f`: what is there removed (a link as a link), `f` written beside it and renamed over it. */
+function replaceIn(at: (name: string) => string, name: string, f: Written): void {
+  const p = at(name);
+  removeAnchored(path.dirname(p), path.basename(p));
   if (!f) return;
-  fs.mkdirSync(path.dirname(p), { recursive: true });
   if (f.kind === 'link') return fs.symlinkSync(f.target, p);
-  const tmp = `${p}.da-undo-${process.pid}`;
+  const tmp = at(`${name}.da-undo-${randomBytes(6).toString('hex')}`);
   fs.writeFileSync(tmp, f.text, { encoding: 'latin1', flag: 'wx' });
   fs.renameSync(tmp, p);
+}
+
+/**
+ * Puts `rel` below the git directory back as `f` (removed when undefined) through its directory
+ * opened from `/` without following a link (anchored.ts; red team q, Q11): an lstat of each
+ * directory and then a removal by path let a command that exchanged `.git/refs/heads` with a link
+ * to the person's HOME in between make the worker remove the person's entry named like the ref.
+ */
+function writeBack(gitDir: string, rel: string, f: Written): void {
+  const dir = path.join(gitDir, path.dirname(rel));
+  if (f) makeParents(gitDir, rel);
+  retried(() => {
+    try {
+      inAnchoredDirectory(dir, (at) => replaceIn(at, path.basename(rel), f));
+    } catch (err) {
+      // Nothing to remove where the directory is not there at all (a missing step, no link).
+      if (f || !(err instanceof DirectoryMoved) || fs.lstatSync(dir, { throwIfNoEntry: false })) throw err;
+    }
+  });
 }
 
 /** Put an entry back as `was` had it; the packed refs as a whole. */
 function putBack(gitDir: string, was: RefState, entry: string): boolean {
   const rel = entry.startsWith('packed:') ? 'packed-refs' : entry;
-  if (!realParents(gitDir, rel)) return false;
   try {
-    const p = path.join(gitDir, rel);
     if (rel === 'packed-refs')
-      writeBack(p, was.packedText === undefined ? undefined : { kind: 'text', text: was.packedText });
-    else writeBack(p, was.files.get(rel));
+      writeBack(gitDir, rel, was.packedText === undefined ? undefined : { kind: 'text', text: was.packedText });
+    else writeBack(gitDir, rel, was.files.get(rel));
     // A link that replaced a directory (`refs`, `refs/heads`): the refs that were below it, back.
-    for (const [n, f] of was.files) if (n.startsWith(`${rel}/`)) writeBack(path.join(gitDir, n), f);
-    if (rel === 'refs') for (const d of ['heads', 'tags']) fs.mkdirSync(path.join(p, d), { recursive: true });
+    for (const [n, f] of was.files) if (n.startsWith(`${rel}/`)) writeBack(gitDir, n, f);
+    if (rel === 'refs') for (const d of ['heads', 'tags']) makeParents(gitDir, `refs/${d}/-`);
     return true;
   } catch {
     return false;
   }
 }
 
-/** Past the walk's bound: every loose ref the command added is removed, every one it changed put back (links not followed). */
+/**
+ * Past the walk's bound: every loose ref the command added is removed, every one it changed put
+ * back; each directory listed and changed through its pinned descriptor (links not followed, Q11).
+ */
 function removeUnknownLoose(gitDir: string, was: RefState, rel = 'refs'): void {
-  let entries: fs.Dirent[];
+  const below: string[] = [];
   try {
-    entries = fs.readdirSync(path.join(gitDir, rel), { withFileTypes: true });
+    inAnchoredDirectory(path.join(gitDir, rel), (at) => {
+      for (const e of fs.readdirSync(at(''), { withFileTypes: true })) {
+        const name = `${rel}/${e.name}`;
+        if (e.isDirectory()) below.push(name);
+        else if (!was.files.has(name)) replaceIn(at, e.name, undefined);
+        else if (!sameRefFile(was.files.get(name), readRefFile(at(e.name)))) replaceIn(at, e.name, was.files.get(name));
+      }
+    });
   } catch {
     return;
   }
-  for (const e of entries) {
-    const name = `${rel}/${e.name}`;
-    if (e.isDirectory()) removeUnknownLoose(gitDir, was, name);
-    else if (!was.files.has(name)) removeEntry(path.join(gitDir, name));
-    else if (!sameRefFile(was.files.get(name), readRefFile(path.join(gitDir, name))))
-      writeBack(path.join(gitDir, name), was.files.get(name));
-  }
+  for (const name of below) removeUnknownLoose(gitDir, was, name);
 }
 
 const HOSTILE = '-';
@@ -290,8 +335,13 @@ function wordTarget(gitDir: string, now: RefState, word: string): string | undef
   return /^[0-9a-f]{4,}$/i.test(word) ? HOSTILE : undefined;
 }
 
-/** Reflog lines the command added (N3d) that lead to a commit carrying a git directory: taken out. */
-function undoCarriedLogs(gitDir: string, was: RefState, now: RefState, where: string): string[] {
+/**
+ * Reflog lines the command added (N3d) that lead to a commit carrying a git directory, or to one
+ * that changes the hooks directory or a file its hooks run against `base` (the HEAD the command
+ * started from; red team q, Q8: `checkout: moving from <P1's commit> to main` and the person's `git
+ * checkout -` ran the hook): taken out.
+ */
+function undoCarriedLogs(gitDir: string, was: RefState, now: RefState, where: string, base?: string): string[] {
   if (!was.logs || !now.logs) return [];
   const known = new Set<string>();
   for (const l of was.logs.values()) for (const n of l.names ?? []) known.add(n);
@@ -301,12 +351,15 @@ function undoCarriedLogs(gitDir: string, was: RefState, now: RefState, where: st
   const oids = new Set(logs.flatMap((l) => l.lines.flatMap((x) => x.fresh.filter((f) => /^[0-9a-f]+$/.test(f)))));
   const hostile = words.size + [...oids].filter((o) => !screened.has(`${gitDir}\0${o}`)).length > MAX_CHECKS;
   const verdict = new Map<string, boolean>();
+  let specs: string[] | undefined;
+  const carries = (oid: string) =>
+    carriesGitDirectory(gitDir, oid) || carriesHooks(gitDir, oid, base, (specs ??= hookPathspecs(gitDir)));
   const bad = (name: string): boolean => {
     if (hostile || name.startsWith('?')) return true;
     let v = verdict.get(name);
     if (v === undefined) {
       const target = name.startsWith('@') ? wordTarget(gitDir, now, name.slice(1)) : name;
-      v = target === HOSTILE || (target !== undefined && carriesGitDirectory(gitDir, target));
+      v = target === HOSTILE || (target !== undefined && carries(target));
       verdict.set(name, v);
     }
     return v;
@@ -318,7 +371,7 @@ function undoCarriedLogs(gitDir: string, was: RefState, now: RefState, where: st
     const ok = dropLogLines(gitDir, log, lines);
     const what = log.forced
       ? 'a reflog that is no regular file (or too big to read)'
-      : `${lines.size} reflog line(s) naming a commit carrying a git directory (the person's \`git checkout -\` or \`HEAD@{1}\` would go there)`;
+      : `${lines.size} reflog line(s) naming a commit carrying a git directory or changing the repository's hooks (the person's \`git checkout -\` or \`HEAD@{1}\` would go there)`;
     notes.push(`${where}: ${log.name}: ${what}; ${ok ? 'taken out' : 'could not be undone'}`);
   }
   return notes;
@@ -336,10 +389,9 @@ export function undoCarriedRefs(before: RefSnapshots, rel: (p: string) => string
     const now = readRefState(gitDir);
     const truncated = now.truncated && !was.truncated;
     const moved = movedNames(was, now);
+    const base = resolveName(was, 'HEAD').oids[0];
     const verdicts =
-      moved.length === 0 && !truncated
-        ? new Map<Moved, string>()
-        : judge(gitDir, moved, truncated, resolveName(was, 'HEAD').oids[0]);
+      moved.length === 0 && !truncated ? new Map<Moved, string>() : judge(gitDir, moved, truncated, base);
     const done = new Map<string, boolean>();
     for (const [m, why] of verdicts) {
       let ok = true;
@@ -353,7 +405,7 @@ export function undoCarriedRefs(before: RefSnapshots, rel: (p: string) => string
       notes.push(`${rel(path.dirname(gitDir))}: ${name} ${why}; ${ok ? back : 'could not be undone'}`);
     }
     if (truncated) removeUnknownLoose(gitDir, was);
-    notes.push(...undoCarriedLogs(gitDir, was, now, rel(path.dirname(gitDir))));
+    notes.push(...undoCarriedLogs(gitDir, was, now, rel(path.dirname(gitDir)), base));
   }
   return notes.length > 50 ? [...notes.slice(0, 49), `… and ${notes.length - 49} more refs put back`] : notes;
 }

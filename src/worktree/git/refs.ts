@@ -135,6 +135,9 @@ async function packedValueOf(shadow: string, ref: string): Promise<string | unde
  * The protected paths (src/permissions/protectedPaths.ts: `.claude/`, `.git*`, `.mcp.json`, shell
  * start-up files…) that the commits reachable from `tip` and from none of the repository's refs
  * change. A merge counts only for what differs from every parent (a merge of main's own changes is not the worktree's).
+ * So are the main checkout's hooks directory (`core.hooksPath`) and the files its hooks run, as the
+ * main checkout's ref screen has them (movedRefs.ts hookPathspecs; red team q, Q7: a commit adding
+ * `.githooks/post-merge` came in, and the person's `git merge` of the agent's branch ran it).
  */
 async function protectedChanges(commonDir: string, tip: string, known: readonly string[]): Promise<string[]> {
   const r = await runGit(
