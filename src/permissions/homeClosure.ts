@@ -9,7 +9,8 @@ import { lstatSync, readdirSync, readlinkSync, realpathSync, type Dirent } from 
 import * as path from 'node:path';
 import { isInside } from './paths';
 import { personPath } from '../hostProcess/programs';
-import { closableHome, HOME_TOOLCHAIN_PATHS, pathEntries, realOrSelf } from './homeReads';
+import { closableHome, HOME_TOOLCHAIN_PATHS, pathEntries, realOrSelf, SNAP_DOT_ENTRY } from './homeReads';
+import { startupTargets } from './startupSources';
 
 /** Is HOME itself an entry of the PATH (its top-level files are then programs run by name)? */
 function homeOnPath(home: string, pathVar: string | undefined): boolean {
@@ -31,9 +32,11 @@ export interface HomeScope {
 /**
  * Where the person's programs are in HOME, outside its dot-entries: `~/bin` (Debian's and Ubuntu's
  * default `~/.profile` puts it first on PATH when it exists), the toolchain paths that are not
- * dot-entries (`~/go/bin`), and the entries of the person's PATH under HOME (`~/work/infra/bin`). A
- * session whose working directory is HOME (or its ancestor) must not write them either: the
- * person's next shell runs what is there by name (red team o, O11's `~/.local/bin/git`).
+ * dot-entries (`~/go/bin`), the entries of the person's PATH under HOME (`~/work/infra/bin`), and
+ * what their shell start-up files source or put on PATH from there with the installation around it
+ * (`~/google-cloud-sdk`, `~/miniconda3`: startupSources.ts, red team q, Q6). A session whose working
+ * directory is HOME (or its ancestor) must not write them either: the person's next shell runs
+ * what is there (red team o, O11's `~/.local/bin/git`).
  */
 export function homeProgramDirs(home: string, pathVar: string | undefined = personPath()): string[] {
   return [
@@ -41,6 +44,7 @@ export function homeProgramDirs(home: string, pathVar: string | undefined = pers
       path.join(home, 'bin'),
       ...HOME_TOOLCHAIN_PATHS.filter((t) => !t.startsWith('~/.')).map((t) => path.join(home, t.slice(2))),
       ...pathEntries(pathVar, home),
+      ...startupTargets(home),
     ]),
   ];
 }
@@ -93,7 +97,8 @@ export function closedHomeMatcher(scope: HomeScope, access: 'read' | 'write'): (
     const rel = path.relative(base, abs);
     if (homeIsDir) {
       if (rel === '') return false;
-      if (!rel.startsWith('.'))
+      // A snap's own HOME (`~/snap/<app>/<revision>/.config`) keeps its dot-entries closed like HOME's (Q9).
+      if (!rel.startsWith('.') && !SNAP_DOT_ENTRY.test(rel))
         return (
           access === 'write' &&
           (programs().some((d) => isInside(abs, d)) || (homeOnPath(base, pathVar) && !rel.includes(path.sep)))

@@ -123,6 +123,33 @@ export function realOrSelf(p: string): string {
   }
 }
 
+/** A path (relative to HOME) in a dot-entry of a snap's own HOME, `snap/<app>/<revision or common>/.<x>` (red team q, Q9). */
+export const SNAP_DOT_ENTRY = /^snap\/[^/]+\/[^/]+\/\./;
+
+/**
+ * The dot-entries of every snap's own HOME that exist: `~/snap/<app>/<revision>/.config`,
+ * `.local/share`… (a snapped app's tokens, cookies and vaults: doctl, Bitwarden, Slack, VS Code).
+ * Each revision and `common` directory, not the `current` link (it leads to one of them). Bounded.
+ */
+export function snapDotEntries(home: string): string[] {
+  const out: string[] = [];
+  const list = (dir: string): string[] => {
+    try {
+      return readdirSync(dir).slice(0, 200);
+    } catch {
+      return [];
+    }
+  };
+  for (const app of list(path.join(home, 'snap'))) {
+    for (const rev of list(path.join(home, 'snap', app))) {
+      const dir = path.join(home, 'snap', app, rev);
+      if (lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() !== true) continue;
+      for (const n of list(dir)) if (n.startsWith('.')) out.push(path.join(dir, n));
+    }
+  }
+  return out;
+}
+
 const exists = (p: string): boolean => lstatSync(p, { throwIfNoEntry: false }) !== undefined;
 
 /** What a sandboxed command of the session may read of HOME. */
@@ -212,7 +239,9 @@ export function homeReads(input: HomeReadInput): HomeReads {
     } catch {
       return none;
     }
-    const denyRead = names.map((n) => path.join(home, n)).filter((e) => !open.some((o) => isInside(e, o)));
+    const denyRead = [...names.map((n) => path.join(home, n)), ...snapDotEntries(home)].filter(
+      (e) => !open.some((o) => isInside(e, o)),
+    );
     const allowRead = wanted.filter((w) => denyRead.some((d) => isInside(w, d)));
     const dotOpen = (p: string) => !denyRead.some((d) => isInside(p, d)) || open.some((o) => isInside(p, o));
     return { closed: 'dot-entries', denyRead, allowRead, reopens: dotOpen };

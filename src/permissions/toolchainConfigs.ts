@@ -3,9 +3,10 @@
 // nvm, Volta, asdf, mise or fnm — and `npm login --location=global` writes the registry token there;
 // a pyenv (or asdf, mise) virtualenv's `pip config set --site` writes `pip.conf` with an index URL
 // holding credentials. The toolchains stay readable (builds need them); these files are credentials.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, type Dirent } from 'node:fs';
 import * as path from 'node:path';
 import { directoryNames } from './dirListing';
+import { HOME_TOOLCHAIN_PATHS } from './homeReads';
 
 /** [the directory of installations, under HOME or its manager's variable; the file in each installation]. */
 const LAYOUTS: ReadonlyArray<readonly [base: string, variable: string | undefined, file: string]> = [
@@ -50,5 +51,94 @@ export function toolchainConfigFiles(home: string, env: Readonly<Record<string, 
       }
     }
   }
+  out.push(...credentialsByName(home));
   return out;
+}
+
+/**
+ * Credential files by NAME inside the toolchain directories a closed HOME allows back (red team q,
+ * Q2: the layouts LAYOUTS misses — pnpm's own Node `nodejs/<v>/etc/npmrc`, a pyenv-virtualenv's
+ * `versions/<v>/envs/<x>/pip.conf`, pipx venvs, Maven's global `conf/settings.xml` under SDKMAN! or
+ * asdf, a plugin marketplace's `.git/config` with a token in its remote URL). A rule, not a list.
+ */
+const CREDENTIAL_NAMES = new Set([
+  'npmrc',
+  '.npmrc',
+  'pip.conf',
+  'pip.ini',
+  '.pypirc',
+  '.netrc',
+  '_netrc',
+  '.git-credentials',
+  'credentials',
+  'credentials.toml',
+  'credentials.json',
+  'settings-security.xml',
+]);
+/** Maven's settings: a credential when it holds a server's password, passphrase or key (outside comments). */
+const MAVEN_SECRET = /<(?:password|passphrase|privateKey)>/;
+/** Package caches (other people's published files, huge) and the big parts of an installation: not walked. */
+const CACHES =
+  /^~\/(?:\.cache\/|\.npm\/|\.cargo\/(?:registry|git)|go\/pkg|\.m2\/|\.gradle\/caches|\.yarn\/|\.nuget\/|\.bun\/install)/;
+const PRUNED = new Set([
+  'node_modules',
+  'site-packages',
+  'dist-packages',
+  'lib',
+  'lib64',
+  'include',
+  'share',
+  'man',
+  'doc',
+  'docs',
+  'test',
+  'tests',
+  '__pycache__',
+  'jmods',
+  'legal',
+]);
+const WALK_DEPTH = 7;
+const WALK_BUDGET = 20_000;
+/** How long a walk's answer is kept (a command runs many times a minute; installs are rare). */
+const WALK_TTL_MS = 10_000;
+const walked = new Map<string, { at: number; files: string[] }>();
+
+function credentialsByName(home: string): string[] {
+  const kept = walked.get(home);
+  if (kept && Date.now() - kept.at < WALK_TTL_MS) return kept.files;
+  const files: string[] = [];
+  let left = WALK_BUDGET;
+  const walk = (dir: string, depth: number): void => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (--left < 0) return;
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) {
+        if (e.name === '.git') {
+          if (existsSync(path.join(p, 'config'))) files.push(path.join(p, 'config'));
+        } else if (depth + 1 < WALK_DEPTH && !PRUNED.has(e.name)) walk(p, depth + 1);
+      } else if (CREDENTIAL_NAMES.has(e.name)) files.push(p);
+      else if (e.name === 'settings.xml' && mavenSecret(p)) files.push(p);
+    }
+  };
+  for (const t of HOME_TOOLCHAIN_PATHS) if (!CACHES.test(t)) walk(path.join(home, t.slice(2)), 0);
+  walked.set(home, { at: Date.now(), files });
+  return files;
+}
+
+function mavenSecret(file: string): boolean {
+  try {
+    return MAVEN_SECRET.test(
+      readFileSync(file, 'utf8')
+        .slice(0, 1 << 20)
+        .replace(/<!--[\s\S]*?-->/g, ''),
+    );
+  } catch {
+    return false;
+  }
 }

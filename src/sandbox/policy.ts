@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import type { PermissionRules } from '../toolProtocol/permissionTypes';
 import type { SandboxSettings } from './settings';
 import { credentialPathsFromEnv, DEFAULT_CREDENTIAL_PATHS } from '../permissions/credentials';
-import { homeReads } from '../permissions/homeReads';
+import { homeReads, snapDotEntries } from '../permissions/homeReads';
 import { dotLinkTargets, homeProgramDirs, homeWritable } from '../permissions/homeClosure';
 import { programCacheRoot, sandboxPrograms } from '../hostProcess/programs';
 
@@ -368,7 +368,7 @@ export function runtimePlan(
           ...(host.workerCode ?? []),
           // A session in HOME: the person's program directories there (`~/bin`, PATH entries), existing or not (O11).
           ...(home.closed === 'dot-entries'
-            ? [...homeProgramDirs(host.home, host.pathVar), ...dotLinkTargets(host.home)]
+            ? [...homeProgramDirs(host.home, host.pathVar), ...dotLinkTargets(host.home), ...snapDotEntries(host.home)]
             : []),
         ]),
       ],

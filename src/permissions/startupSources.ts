@@ -1,0 +1,183 @@
+// What the person's shell start-up files run from HOME's non-dot entries (red team q, Q6). A session
+// in HOME writes HOME's existing non-dot entries; installers tell people to source files that live
+// there (`~/google-cloud-sdk/path.bash.inc`, `~/miniconda3/etc/profile.d/conda.sh`,
+// `~/powerlevel10k/powerlevel10k.zsh-theme`, `eval "$(perl -I$HOME/perl5/lib/perl5 -Mlocal::lib)"`,
+// `source ~/venv/bin/activate`, `export PATH=$HOME/flutter/bin:$PATH`): appended to, the person's next
+// shell runs them. A rule rather than a list: the start-up files (and what they source, bounded) are
+// read for every path under HOME they name; each such path outside the dot-entries is write-denied
+// with the installation around it. A list of installers' own directories backs the rule up (a
+// start-up file that names them through a variable the reading cannot follow).
+import { lstatSync, readFileSync, readdirSync } from 'node:fs';
+import * as path from 'node:path';
+import { isInside } from './paths';
+import { HOME_TOOLCHAIN_PATHS } from './homeReads';
+
+/** The shell start-up files under HOME (bash, zsh, sh, ksh, fish, X sessions). */
+const STARTUP_FILES = [
+  '.bashrc',
+  '.bash_profile',
+  '.bash_login',
+  '.bash_logout',
+  '.bash_aliases',
+  '.profile',
+  '.zshrc',
+  '.zprofile',
+  '.zshenv',
+  '.zlogin',
+  '.zlogout',
+  '.kshrc',
+  '.mkshrc',
+  '.xprofile',
+  '.xsessionrc',
+  '.xinitrc',
+  '.config/fish/config.fish',
+];
+/** Directories whose every file a start-up file commonly sources (`~/.bashrc.d/*`, fish's `conf.d`). */
+const STARTUP_DIRS = ['.bashrc.d', '.zshrc.d', '.profile.d', '.config/fish/conf.d'];
+
+/** Installers' own directories in HOME, written-to by no project: the backstop of the rule. */
+export const INSTALLER_ROOTS: readonly string[] = [
+  'google-cloud-sdk',
+  'miniconda',
+  'miniconda2',
+  'miniconda3',
+  'anaconda',
+  'anaconda2',
+  'anaconda3',
+  'miniforge',
+  'miniforge3',
+  'mambaforge',
+  'micromamba',
+  'perl5',
+  'powerlevel10k',
+  'emsdk',
+  'flutter',
+  'homebrew',
+  'linuxbrew',
+  'spack',
+  'n',
+  'z',
+  'zsh-autosuggestions',
+  'zsh-syntax-highlighting',
+  'esp',
+];
+
+/** An installation's conventional sub-directories: a named path in one stands for the installation. */
+const INSTALL_PARTS = new Set([
+  'bin',
+  'sbin',
+  'etc',
+  'profile.d',
+  'conf.d',
+  'shell',
+  'shells',
+  'completion',
+  'completions',
+  'scripts',
+  'lib',
+  'libexec',
+  'share',
+  'conf',
+  'init',
+  'plugins',
+  'themes',
+]);
+
+/** How many files (start-up files and what they name), and how much of each, are read. */
+const MAX_FILES = 40;
+const MAX_BYTES = 512 * 1024;
+
+/** The paths under HOME a start-up file's text names: `$HOME/x`, `${HOME}/x`, `~/x`, `<home>/x`. */
+export function namedHomePaths(text: string, home: string): string[] {
+  const out: string[] = [];
+  const literal = home.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const end = '(?=$|[\\s"\'`;|&()<>:])';
+  const re = new RegExp(
+    `(?:\\$HOME|\\$\\{HOME\\}|(?:^|(?<=[\\s"'=:(]))~|${literal})(/[^\\s"'\`;|&()<>:]*)?${end}`,
+    'g',
+  );
+  for (const raw of text.split('\n')) {
+    const line = raw.trimStart();
+    if (line.startsWith('#')) continue;
+    for (const m of line.matchAll(re)) {
+      const before = line.slice(0, m.index).trimEnd();
+      if (/(?:^|[\s;&|('"])(?:cd|pushd)$/.test(before)) continue; // a directory visited, not run
+      const rest = m[1] ?? '';
+      const glob = rest.search(/[*?[]/);
+      const rel = glob < 0 ? rest : path.dirname(rest.slice(0, glob) + 'x');
+      out.push(path.join(home, rel));
+    }
+  }
+  return out;
+}
+
+const statOf = (p: string) => lstatSync(p, { throwIfNoEntry: false });
+
+/** A toolchain's own tree outside the dot-entries (`~/go`: `~/go/bin` beside the module cache builds write). */
+const TOOLCHAIN_TOPS = new Set(
+  HOME_TOOLCHAIN_PATHS.filter((t) => !t.startsWith('~/.')).map((t) => t.slice(2).split('/')[0]!),
+);
+
+/**
+ * The installation around a named path: its directory (itself when a directory), climbed over
+ * INSTALL_PARTS — never to HOME, nor to a toolchain's own tree (`~/go/bin` stays `~/go/bin`).
+ */
+function installationOf(p: string, home: string): string | undefined {
+  const st = statOf(p);
+  // An absent `~/x/bin` (a PATH entry made later) is a directory; any other absent name a file.
+  let dir = st?.isDirectory() || (!st && INSTALL_PARTS.has(path.basename(p))) ? p : path.dirname(p);
+  const climbs = (d: string) => {
+    const up = path.dirname(d);
+    return up !== home && isInside(up, home) && !TOOLCHAIN_TOPS.has(path.relative(home, up));
+  };
+  while (INSTALL_PARTS.has(path.basename(dir)) && climbs(dir)) dir = path.dirname(dir);
+  return dir === home || !isInside(dir, home) ? undefined : dir;
+}
+
+/**
+ * What a session in HOME must not write because the person's shell runs it: every path under HOME
+ * outside the dot-entries that the start-up files (and the files they name, to MAX_FILES) name, with
+ * the installation around it (the directory of a sourced file, climbed over `bin`, `etc`,
+ * `profile.d`…: a sourced file sources its siblings, a PATH entry's programs load their
+ * installation), and the installers' own directories that exist. Existing or not (a guarded
+ * `[ -f ~/x.sh ] && . ~/x.sh` runs a file made later).
+ */
+export function startupTargets(home: string): string[] {
+  const targets = new Set<string>();
+  const queue = STARTUP_FILES.map((f) => path.join(home, f));
+  for (const d of STARTUP_DIRS) {
+    try {
+      for (const n of readdirSync(path.join(home, d)).slice(0, MAX_FILES)) queue.push(path.join(home, d, n));
+    } catch {
+      // not there
+    }
+  }
+  const seen = new Set<string>();
+  while (queue.length > 0 && seen.size < MAX_FILES) {
+    const file = queue.shift()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    let text: string;
+    try {
+      const st = statOf(file);
+      if (!st || st.isDirectory()) continue;
+      text = readFileSync(file, 'utf8').slice(0, MAX_BYTES);
+    } catch {
+      continue;
+    }
+    for (const p of namedHomePaths(text, home)) {
+      if (p === home || !isInside(p, home)) continue;
+      const st = statOf(p);
+      if (st?.isFile() && !seen.has(p)) queue.push(p);
+      if (path.relative(home, p).startsWith('.')) continue; // in a dot-entry: closed anyway
+      targets.add(p);
+      const around = installationOf(p, home);
+      if (around) targets.add(around);
+    }
+  }
+  for (const r of INSTALLER_ROOTS) {
+    const p = path.join(home, r);
+    if (statOf(p)?.isDirectory()) targets.add(p);
+  }
+  return [...targets];
+}
