@@ -27,6 +27,10 @@ import { SandboxHost } from '../../src/sandbox/host';
 import { sandboxSkip } from '../support/systemPackages';
 import { redTool } from '../support/redTool';
 import { undoProtectedWrites, type ProtectedScan } from '../../src/sandbox/protect';
+import { BashTool } from '../../src/tools/bash';
+import type { ToolUseContext } from '../../src/toolProtocol/Tool';
+import { createOrReuseWorktree } from '../../src/worktree/worktrees';
+import { prepareWorktreeGit } from '../../src/worktree/git';
 
 const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-r30q-')));
 const home = path.join(base, 'home');
@@ -379,5 +383,66 @@ test(
       // a failing start-up file is not a run
     }
     assert.deepEqual({ ranAtShellStart: existsSync(mark) }, { ranAtShellStart: false }, read(mark).slice(0, 200));
+  },
+);
+
+// ---------------------------------------------------------------------------------------------------
+// Q7: P1 again, from a linked worktree (an isolated agent, EnterWorktree, `run --worktree`). The
+// worker brings a worktree's new commits into the repository unless they change a protected path
+// (worktree/git/refs.ts protectedChanges → isProtectedRepositoryPath: protected NAMES only). The
+// repository's hooks directory `core.hooksPath = .githooks` is protected by the repository's
+// config (repoConfigTargets.ts), not by name: a commit on the worktree's own branch that adds
+// `.githooks/post-merge` comes in, and the person's `git merge` of the agent's branch — what one does
+// with an isolated agent's work — runs it.
+
+const PLANT_ON_HEAD = (file: string, body: string) =>
+  [
+    'set -e',
+    'export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x',
+    'export GIT_INDEX_FILE="${TMPDIR:-/tmp}/q-idx-$$"',
+    `b=$(printf '%s' '${body}' | git hash-object -w --stdin)`,
+    'git read-tree HEAD',
+    `git update-index --add --cacheinfo "100755,$b,${file}"`,
+    'c=$(git commit-tree "$(git write-tree)" -p HEAD -m "fix: tidy")',
+    'git update-ref HEAD "$c"',
+    'rm -f "$GIT_INDEX_FILE"',
+    'git log --oneline -1',
+  ].join('\n');
+
+test(
+  'Q7 (an isolated agent’s worktree): a commit adding .githooks/post-merge on the worktree’s own branch — the person’s git merge of that branch runs nothing of the agent’s',
+  hole('Q7: the worktree import screens protected NAMES, not the repository’s hooks directory'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const repo = project((r) => exe(path.join(r, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n'));
+    git(repo, 'config', 'core.hooksPath', '.githooks');
+    const wt = await createOrReuseWorktree(repo, 'agent-q7', { agentInvoked: true });
+    await prepareWorktreeGit(wt, wt.branch);
+    const mark = path.join(marks, 'q7');
+    const c: ToolUseContext = {
+      sessionId: `q7-${process.pid}`,
+      toolUseId: 'toolu_q7',
+      idempotencyKey: `q7-${process.pid}/toolu_q7`,
+      agent: {
+        cwd: wt.path,
+        additionalDirectories: [],
+        readFiles: {},
+        projectDir: wt.path,
+        worktree: { ...wt, created: true, originalCwd: wt.repoRoot },
+      },
+      permission: { mode: 'dontAsk', rules: { allow: [], ask: [], deny: [] }, workingDirectories: [wt.path] },
+      abortSignal: new AbortController().signal,
+      sandboxHost,
+    } as unknown as ToolUseContext;
+    const out = (
+      await BashTool.call(
+        { command: PLANT_ON_HEAD('.githooks/post-merge', `#!/bin/sh\nenv > ${mark}\n`) },
+        c,
+        () => undefined,
+      )
+    ).data;
+    t.diagnostic(`${out.exitCode}: ${out.output.slice(0, 300)} ${out.worktreeGitNote ?? ''}`);
+    personGit(repo, 'merge', '-q', '--ff-only', wt.branch);
+    assert.deepEqual({ hookRan: existsSync(mark) }, { hookRan: false }, read(mark).slice(0, 300));
   },
 );
