@@ -446,3 +446,38 @@ test(
     assert.deepEqual({ hookRan: existsSync(mark) }, { hookRan: false }, read(mark).slice(0, 300));
   },
 );
+
+// ---------------------------------------------------------------------------------------------------
+// Q8: P1 through the reflog. movedLogs.ts (N3d) screens the reflog lines a command adds, but only for
+// a commit carrying a git directory (movedRefs.ts undoCarriedLogs → carriesGitDirectory), not for
+// P1's hooks (carriesHooks). A command writes a commit adding `.githooks/post-checkout` (no ref
+// names it) and a line `checkout: moving from <that commit> to main` in `.git/logs/HEAD`: the
+// person's `git checkout -` ("back to where I was") checks it out and git runs the hook.
+
+test(
+  'Q8 (dontAsk): a reflog line naming a commit that adds .githooks/post-checkout — the person’s git checkout - runs nothing of the agent’s',
+  hole('Q8: the reflog screen applies carriesGitDirectory only, not P1’s hooks screen'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project((r) => exe(path.join(r, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n'));
+    git(root, 'config', 'core.hooksPath', '.githooks');
+    const mark = path.join(marks, 'q8');
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: [
+        'set -e',
+        'export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x',
+        'export GIT_INDEX_FILE="${TMPDIR:-/tmp}/q8-idx-$$"',
+        `b=$(printf '%s' '#!/bin/sh\nenv > ${mark}\n' | git hash-object -w --stdin)`,
+        'git read-tree HEAD',
+        'git update-index --add --cacheinfo "100755,$b,.githooks/post-checkout"',
+        'c=$(git commit-tree "$(git write-tree)" -p HEAD -m wip)',
+        'h=$(git rev-parse HEAD)',
+        'printf "%s %s a <a@x> %s +0000\\tcheckout: moving from %s to main\\n" $h $h $(date +%s) $c >> .git/logs/HEAD',
+        'tail -n1 .git/logs/HEAD',
+      ].join('\n'),
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 400)}`);
+    personGit(root, 'checkout', '-q', '-');
+    assert.deepEqual({ hookRan: existsSync(mark) }, { hookRan: false }, read(mark).slice(0, 300));
+  },
+);
