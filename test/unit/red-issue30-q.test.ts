@@ -481,3 +481,54 @@ test(
     assert.deepEqual({ hookRan: existsSync(mark) }, { hookRan: false }, read(mark).slice(0, 300));
   },
 );
+
+// ---------------------------------------------------------------------------------------------------
+// Q9: a session in HOME keeps HOME's dot-entries closed, and the credential list names three snaps
+// (`~/snap/firefox`, `~/snap/chromium`, `~/snap/thunderbird`). Every snap keeps its app's own HOME
+// under `~/snap/<app>/<revision>/` (`current` links to it) — its `.config`, `.local/share`: the
+// same tokens, cookies and vaults, below a non-dot entry of HOME. Sandboxed `cat`, Read and Grep
+// of a session in HOME read them.
+
+const SNAP_BAIT: Record<string, string> = {
+  'snap/doctl/current/.config/doctl/config.yaml': 'access-token: dop_v1_BAIT-Q-doctl\n',
+  'snap/bitwarden/current/.config/Bitwarden/data.json': '{"accessToken":"BAIT-Q-bitwarden"}\n',
+  'snap/slack/current/.config/Slack/storage/root-state.json': '{"token":"xoxc-BAIT-Q-slack"}\n',
+  'snap/code/current/.config/Code/User/globalStorage/storage.json': '{"github.auth":"gho_BAIT-Q-vscode"}\n',
+};
+
+test(
+  'Q9 (dontAsk, a session in HOME): the snaps’ own HOMEs under ~/snap/<app>/ (their .config) are closed like HOME’s dot-entries — Bash, Read and Grep return none of their tokens',
+  hole('Q9: ~/snap/<app>/<rev>/.config is outside the closed dot-entries and the three listed snaps'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const h = path.join(base, 'q9-home');
+    for (const [rel, body] of Object.entries(SNAP_BAIT)) {
+      mkdirSync(path.dirname(path.join(h, rel)), { recursive: true });
+      writeFileSync(path.join(h, rel), body);
+    }
+    process.env.HOME = h;
+    try {
+      const bash = await tool(h, 'dontAsk', 'Bash', {
+        command: `cat ${Object.keys(SNAP_BAIT)
+          .map((r) => `~/${r}`)
+          .join(' ')} 2>&1; true`,
+      });
+      const readOne = await tool(h, 'dontAsk', 'Read', { file_path: path.join(h, Object.keys(SNAP_BAIT)[0]!) });
+      const grep = await tool(h, 'dontAsk', 'Grep', {
+        pattern: 'BAIT-Q-',
+        path: path.join(h, 'snap'),
+        output_mode: 'content',
+      });
+      t.diagnostic(
+        `bash: ${bash.text.slice(0, 300)}\nread: ${readOne.text.slice(0, 200)}\ngrep: ${grep.text.slice(0, 300)}`,
+      );
+      const leaked = (s: string) => [...new Set([...s.matchAll(/BAIT-Q-[a-z]+/g)].map((m) => m[0]))];
+      assert.deepEqual(
+        { bash: leaked(bash.text), read: leaked(readOne.text), grep: leaked(grep.text) },
+        { bash: [], read: [], grep: [] },
+      );
+    } finally {
+      process.env.HOME = home;
+    }
+  },
+);
