@@ -26,6 +26,7 @@ import { SandboxHost } from '../../src/sandbox/host';
 import { sandboxSkip } from '../support/systemPackages';
 import { redTool } from '../support/redTool';
 import { undoProtectedWrites, type ProtectedScan } from '../../src/sandbox/protect';
+import { refSnapshots, undoCarriedRefs } from '../../src/sandbox/movedRefs';
 import { BashTool } from '../../src/tools/bash';
 import type { ToolUseContext } from '../../src/toolProtocol/Tool';
 import { createOrReuseWorktree } from '../../src/worktree/worktrees';
@@ -621,5 +622,95 @@ test(
     t.diagnostic(`${out.status}: ${out.text.slice(0, 400)}`);
     const removed = victims.filter((v) => !existsSync(path.join(person, v)));
     assert.deepEqual({ removedOutside: removed.slice(0, 5), count: removed.length }, { removedOutside: [], count: 0 });
+  },
+);
+
+// ---------------------------------------------------------------------------------------------------
+// Q11: P5 again, in the ref screen's undo (movedRefs.ts, not moved to anchored.ts): a ref put back or
+// removed is handled by path from the git directory — `realParents` (an lstat of each directory on
+// the way), then `writeBack`: `fs.rmSync(<gitDir>/refs/heads/<name>, {recursive: true})`. A command
+// (a background task beside the call that made the ref) exchanges `.git/refs/heads` with a symlink
+// to the person's HOME; a new branch named like an entry of HOME (`notes.txt`; `Documents`,
+// `projects`, `bin` are removed recursively) that the screen removes (P1: it carries a hook) makes
+// the worker remove the person's entry of that name.
+// This row drives the function the after-call check calls, in the worker's process, against such a
+// command (a child process here).
+
+test(
+  'Q11 (the ref screen’s undo, raced): a command exchanging .git/refs/heads with a symlink to HOME never makes the worker remove an entry of HOME',
+  hole('Q11: movedRefs.ts putBack/writeBack act by path after a realParents check'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project((r) => exe(path.join(r, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n'));
+    git(root, 'config', 'core.hooksPath', '.githooks');
+    const idx = path.join(base, 'q11-index');
+    const genv = { ...GIT_ENV, GIT_INDEX_FILE: idx };
+    const g = (...a: string[]) => execFileSync('git', a, { cwd: root, env: genv }).toString().trim();
+    const hook = path.join(base, 'q11-hook');
+    writeFileSync(hook, '#!/bin/sh\nexit 0\n');
+    const blob = g('hash-object', '-w', hook);
+    g('read-tree', 'HEAD');
+    g('update-index', '--add', '--cacheinfo', `100755,${blob},.githooks/post-checkout`);
+    const commit = execFileSync(
+      'git',
+      ['-c', 'user.name=a', '-c', 'user.email=a@x', 'commit-tree', g('write-tree'), '-p', 'HEAD', '-m', 'x'],
+      { cwd: root, env: genv },
+    )
+      .toString()
+      .trim();
+    const person = path.join(base, 'q11-person');
+    const name = 'notes.txt';
+    const victim = path.join(person, name);
+    const plant = () => {
+      mkdirSync(person, { recursive: true });
+      writeFileSync(victim, 'mine\n');
+    };
+    plant();
+    const before = refSnapshots([root]);
+    const refs = path.join(root, '.git', 'refs');
+    const flipper = [
+      'import ctypes, os, time',
+      'libc = ctypes.CDLL(None, use_errno=True)',
+      `os.chdir(${JSON.stringify(path.dirname(refs))})`,
+      'L, D, E = os.path.islink, os.path.isdir, os.path.lexists',
+      'end = time.time() + 8',
+      'k = 0',
+      'while time.time() < end:',
+      '    try:',
+      "        if L('refs/heads'):",
+      "            os.rename('refs/heads', 'hl') if not E('hl') else os.unlink('refs/heads')",
+      "        if not E('refs/heads'):",
+      "            os.rename('hl', 'refs/heads') if D('hl') and not L('hl') else os.mkdir('refs/heads')",
+      "        if E('hl') and not L('hl'):",
+      "            k += 1; os.rename('hl', 'trash%d' % k)",
+      "        E('hl') or os.symlink(" + JSON.stringify(person) + ", 'hl')",
+      "        h = os.open('refs/heads', os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW)",
+      `        fd = os.open('${name}', os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644, dir_fd=h); os.write(fd, b'${commit}\\n'); os.close(fd); os.close(h)`,
+      '    except OSError:',
+      '        continue',
+      '    for _ in range(2000):',
+      "        libc.renameat2(-100, b'refs/heads', -100, b'hl', 2)",
+    ].join('\n');
+    const child = spawn('/usr/bin/python3', ['-c', flipper], { stdio: 'ignore' });
+    let removed = 0;
+    let tries = 0;
+    const t0 = Date.now();
+    await new Promise((r) => setTimeout(r, 300));
+    while (Date.now() - t0 < 7000 && removed === 0) {
+      try {
+        undoCarriedRefs(before);
+      } catch {
+        // an undo that failed midway is not a removal outside
+      }
+      tries++;
+      if (!existsSync(victim)) {
+        removed++;
+        plant();
+      }
+      if (tries % 10 === 0) await new Promise((r) => setImmediate(r));
+    }
+    child.kill();
+    t.diagnostic(`${tries} undos`);
+    assert.deepEqual({ removedInHome: removed }, { removedInHome: 0 });
   },
 );
