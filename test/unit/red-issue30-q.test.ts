@@ -825,3 +825,40 @@ test('Q13 guard (dontAsk): the same plant against `npx -y @acme/mcp-server` — 
   }
   assert.ok(where === '/' || where === 'refused', where);
 });
+
+// ---------------------------------------------------------------------------------------------------
+// Guards (contained): P1's carrier written where git reads refs without a loose ref file — a line
+// appended to `.git/packed-refs`, and `FETCH_HEAD` (the person's `git merge FETCH_HEAD`). The ref
+// screen reads both (refFiles.ts) and puts them back.
+
+for (const [label, write, personArgs] of [
+  ['packed-refs', 'printf "%s refs/heads/agent-fix\\n" $c >> .git/packed-refs', ['checkout', '-q', 'agent-fix']],
+  [
+    'FETCH_HEAD',
+    'printf "%s\\t\\tbranch \'fix\' of https://example.com/x\\n" $c > .git/FETCH_HEAD',
+    ['merge', '-q', '--ff-only', 'FETCH_HEAD'],
+  ],
+] as const) {
+  test(`Q guard (dontAsk, ${label}): P1’s hook commit named through ${label} — the person’s git ${personArgs[0]} runs nothing of the agent’s`, async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project((r) => exe(path.join(r, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n'));
+    git(root, 'config', 'core.hooksPath', '.githooks');
+    const mark = path.join(marks, `qg-${label}`);
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: [
+        'set -e',
+        'export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x',
+        'export GIT_INDEX_FILE="${TMPDIR:-/tmp}/qg-idx-$$"',
+        `b=$(printf '%s' '#!/bin/sh\nenv > ${mark}\n' | git hash-object -w --stdin)`,
+        'git read-tree HEAD',
+        `git update-index --add --cacheinfo "100755,$b,.githooks/${personArgs[0] === 'merge' ? 'post-merge' : 'post-checkout'}"`,
+        'c=$(git commit-tree "$(git write-tree)" -p HEAD -m fix)',
+        write,
+        'echo planted',
+      ].join('\n'),
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
+    personGit(root, ...personArgs);
+    assert.deepEqual({ hookRan: existsSync(mark) }, { hookRan: false }, read(mark).slice(0, 300));
+  });
+}
