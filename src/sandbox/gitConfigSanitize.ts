@@ -1,6 +1,7 @@
 // A git config a sandboxed command created, reduced to the keys that run nothing (the check after the
 // call and the live guard, protect.ts undoProtectedWrites): read by git itself, rewritten under git's
 // own lock.
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runHostProcessSync } from '../hostProcess/door';
@@ -66,10 +67,7 @@ export function sanitizeGitConfig(file: string, force: boolean): string[] | unde
     fd = fs.openSync(lock, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644);
   } catch {
     if (!force) return undefined;
-    const tmp = `${file}.durable-agent-${process.pid}`;
-    fs.writeFileSync(tmp, text, { mode: 0o644, flag: 'wx' });
-    fs.renameSync(tmp, file);
-    return removed;
+    return replaceWithoutLock(file, text, removed);
   }
   let renamed = false;
   try {
@@ -90,6 +88,24 @@ export function sanitizeGitConfig(file: string, force: boolean): string[] | unde
   } finally {
     if (fd >= 0) fs.closeSync(fd);
     if (!renamed) fs.rmSync(lock, { force: true });
+  }
+}
+
+/**
+ * After the command, with a lock left behind: the safe text through a fresh name beside the file
+ * (random: a command cannot have put something in its way); when even that fails, the file goes
+ * whole — a key that runs a program is never kept because a write failed.
+ */
+function replaceWithoutLock(file: string, text: string, removed: string[]): string[] {
+  const tmp = `${file}.durable-agent-${randomBytes(12).toString('hex')}`;
+  try {
+    fs.writeFileSync(tmp, text, { mode: 0o644, flag: 'wx' });
+    fs.renameSync(tmp, file);
+    return removed;
+  } catch {
+    fs.rmSync(tmp, { force: true });
+    fs.rmSync(file, { force: true });
+    return ['(the whole file: it could not be rewritten)'];
   }
 }
 

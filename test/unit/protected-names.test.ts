@@ -167,7 +167,7 @@ test('rust-toolchain (no extension), shallow and deep: planted with a toolchain 
   const { proj, mark } = project();
   const tc = path.join(proj, 'tools', 'tc');
   const plant = (dir: string, name: string) =>
-    `mkdir -p ${dir} && printf '[toolchain]\\npath = "${tc}"\\n' > ${dir}/${name} && test -s ${dir}/${name}`;
+    `mkdir -p ${dir} && printf '[toolchain]\\npath = "${tc}"\\n' > ${dir}/${name}`;
   const out = await sandboxedBash(
     proj,
     [
@@ -222,10 +222,12 @@ test('mise, asdf, linters, REPLs: every planted control file is gone after the c
     '.hgrc',
   ].flatMap((f) => [`s/${f}`, `${DEEP}/${f}`]);
   const ordinary = ['s/conftest.py', 's/build.rs', 's/pyproject.toml', `${DEEP}/setup.py`, `${DEEP}/package.json`];
-  const writes = [...planted, ...ordinary].map(
-    (f) => `mkdir -p "$(dirname ${f})" && printf 'x = 1\\n' > ${f} && test -s ${f}`,
-  );
-  const out = await sandboxedBash(proj, [...writes, 'echo PLANTED'].join(' && '));
+  // The live guard may remove a planted file as soon as it appears (even before a `test -s` of it,
+  // so no row here tests a plant's size): each plant is its own step; the ordinary files must be
+  // written and stay.
+  const plants = planted.map((f) => `{ mkdir -p "$(dirname ${f})" && printf 'x = 1\\n' > ${f}; } 2>/dev/null`);
+  const writes = ordinary.map((f) => `mkdir -p "$(dirname ${f})" && printf 'x = 1\\n' > ${f} && test -s ${f}`);
+  const out = await sandboxedBash(proj, [plants.join('; '), [...writes, 'echo PLANTED'].join(' && ')].join('; '));
   assert.match(out.output, /PLANTED/, out.output);
   const left = planted.filter((f) => existsSync(path.join(proj, f)));
   assert.deepEqual(left, [], `left after the call: ${left.join(', ')}`);
@@ -246,8 +248,8 @@ test('hg: a planted hook in a new repository is gone; in the person’s reposito
     proj,
     [
       `printf 'open("${mark}", "w").write("PWNED")\\n' > evil.py`,
-      `mkdir -p ${DEEP} && hg init ${DEEP}/r && printf '${hook}' > ${DEEP}/r/.hg/hgrc && test -s ${DEEP}/r/.hg/hgrc`,
-      `hg init s && printf '${hook}' > s/.hg/hgrc && test -s s/.hg/hgrc && echo PLANTED`,
+      `mkdir -p ${DEEP} && hg init ${DEEP}/r && printf '${hook}' > ${DEEP}/r/.hg/hgrc`,
+      `hg init s && printf '${hook}' > s/.hg/hgrc && echo PLANTED`,
       // The person's repository: hg itself works (its absent hgrc is an empty, read-only placeholder now) …
       `echo a > f && hg add -q f && hg commit -q -u agent -m one && hg log -T '{desc}\\n' && echo COMMITTED`,
       // … and its hgrc cannot be written.
@@ -278,7 +280,7 @@ test('pylint: a planted init-hook is gone after the call; the person’s pylint 
     [
       `mkdir -p ${DEEP} && printf 'X = 1\\n' > ${DEEP}/m.py`,
       `printf '[MAIN]\\ninit-hook=open("${mark}", "w").write("PWNED")\\n' > ${DEEP}/.pylintrc`,
-      `test -s ${DEEP}/.pylintrc && echo PLANTED`,
+      'echo PLANTED',
     ].join(' && '),
   );
   assert.match(out.output, /PLANTED/, out.output);

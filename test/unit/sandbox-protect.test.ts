@@ -156,7 +156,10 @@ test('unit: sandboxed Bash cannot create .claude/settings.json in a project with
 test('unit: a repository the call creates keeps no hook and no config key that runs a program, and the result says so', async (t) => {
   if (skip) return t.skip(skip);
   const r = await bash(
-    'git init -q sub && git -C sub config core.fsmonitor "touch /tmp/x" && git -C sub config remote.origin.url https://example.com/r.git && ' +
+    // The key that runs nothing first: the live guard strips fsmonitor under git's own lock
+    // (gitConfigSanitize.ts), and a `git config` that runs in that moment fails as it would beside
+    // any other git writing the file; the kept key must not depend on that timing.
+    'git init -q sub && git -C sub config remote.origin.url https://example.com/r.git && git -C sub config core.fsmonitor "touch /tmp/x" && ' +
       // The guard may remove the hook as soon as it appears (src/sandbox/liveGuard.ts): chmod may find none.
       '{ printf "#!/bin/sh\\ntouch /tmp/x\\n" > sub/.git/hooks/pre-commit; chmod +x sub/.git/hooks/pre-commit; } 2>/dev/null; ' +
       'mkdir -p deep/er/.claude && echo "{}" > deep/er/.claude/settings.json && mkdir -p tools/.vscode && echo "{}" > tools/.vscode/tasks.json && echo x > tools/.envrc && ' +
@@ -182,6 +185,22 @@ test('unit: a repository the call creates keeps no hook and no config key that r
   const restored = /<protected_paths_restored>([\s\S]*)<\/protected_paths_restored>/.exec(text)?.[1] ?? '';
   assert.match(restored, /core\.fsmonitor/, text);
   assert.match(restored, /pre-commit/, text);
+});
+
+// A config left with its lock taken is rewritten without the lock after the call; a file in the
+// way of the worker's temporary name (the name a pid gives away) must not keep the key there.
+test("unit: a stale config.lock and a file in the way of the worker's rewrite keep no key that runs a program", async (t) => {
+  if (skip) return t.skip(skip);
+  const way = Array.from({ length: 3 }, (_, i) => `sub2/.git/config.durable-agent-${process.pid + i}`).join(' ');
+  const r = await bash(
+    `git init -q sub2 && touch sub2/.git/config.lock ${way} && ` +
+      `printf '[core]\\n\\tfsmonitor = touch /tmp/x\\n[user]\\n\\tname = a\\n' > sub2/.git/config; true`,
+  );
+  assert.equal(r.data.exitCode, 0, r.data.output);
+  const config = path.join(proj, 'sub2', '.git', 'config');
+  const text = existsSync(config) ? readFileSync(config, 'utf8') : '';
+  assert.doesNotMatch(text, /fsmonitor/, `${text}\n${r.data.output}`);
+  await fs.rm(path.join(proj, 'sub2'), { recursive: true, force: true });
 });
 
 test('unit: the files the session hooks run are write-denied to sandboxed Bash', async (t) => {
