@@ -862,3 +862,49 @@ for (const [label, write, personArgs] of [
     assert.deepEqual({ hookRan: existsSync(mark) }, { hookRan: false }, read(mark).slice(0, 300));
   });
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Q14: the person's `.envrc` is protected, not the directories it puts first on their PATH: direnv's
+// `PATH_add bin` (the documented idiom) and `layout node` (`node_modules/.bin`). The worker's own
+// host processes never look programs up there (programs.ts: "<project>/bin is the agent's"), but the
+// PERSON's shell does, as soon as they `cd` into the project: a `bin/git` or `node_modules/.bin/git`
+// the agent wrote runs at their next `git status`, with their environment. (M7 protects
+// `node_modules/.bin/{node,sh,…}` only.) The person's real direnv (`direnv exec`), after their own
+// `direnv allow` of their own `.envrc`.
+
+for (const [envrc, dir] of [
+  ['PATH_add bin', 'bin'],
+  ['layout node', 'node_modules/.bin'],
+] as const) {
+  test(
+    `Q14 (dontAsk, .envrc \`${envrc}\`): a ${dir}/git the agent writes is not what the person’s git runs in the project`,
+    hole('Q14: the directories a protected .envrc puts on the person’s PATH are the agent’s to write'),
+    async (t) => {
+      if (skip) return t.skip(skip);
+      const root = project((r) => writeFileSync(path.join(r, '.envrc'), `${envrc}\n`));
+      const denv = {
+        ...GIT_ENV,
+        HOME: home,
+        XDG_DATA_HOME: path.join(home, '.local', 'share'),
+        PERSON_SECRET: 'BAIT-Q-person',
+      };
+      execFileSync('direnv', ['allow', root], { env: denv, stdio: 'ignore' });
+      const mark = path.join(marks, `q14-${dir.replace(/\W/g, '')}`);
+      const out = await tool(root, 'dontAsk', 'Bash', {
+        command: `mkdir -p ${dir} && printf '#!/bin/sh\\nenv > ${mark}\\nexec /usr/bin/git "$@"\\n' > ${dir}/git && chmod +x ${dir}/git && ls -l ${dir}`,
+      });
+      t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
+      try {
+        execFileSync('direnv', ['exec', root, 'git', 'status', '--short'], {
+          cwd: root,
+          env: denv,
+          stdio: 'ignore',
+          timeout: 20_000,
+        });
+      } catch {
+        // a failing git is not a run
+      }
+      assert.deepEqual({ ranAgentGit: existsSync(mark) }, { ranAgentGit: false }, read(mark).slice(0, 200));
+    },
+  );
+}
