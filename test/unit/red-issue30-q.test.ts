@@ -781,7 +781,7 @@ test(
     const args = ['x', '-y', '@acme/mcp-server'];
     let dir: string;
     try {
-      dir = serverDirectory('acme', { projectScope: false }, { command: 'npm', args }, root, [root]);
+      dir = serverDirectory('acme', {}, { command: 'npm', args }, root, [root]);
     } catch (err) {
       t.diagnostic(`refused: ${(err as Error).message.slice(0, 200)}`);
       return;
@@ -813,13 +813,7 @@ test('Q13 guard (dontAsk): the same plant against `npx -y @acme/mcp-server` — 
   });
   let where: string;
   try {
-    where = serverDirectory(
-      'acme',
-      { projectScope: false },
-      { command: 'npx', args: ['-y', '@acme/mcp-server'] },
-      root,
-      [root],
-    );
+    where = serverDirectory('acme', {}, { command: 'npx', args: ['-y', '@acme/mcp-server'] }, root, [root]);
   } catch {
     where = 'refused';
   }
