@@ -967,3 +967,31 @@ test(
     assert.deepEqual({ hookRan: existsSync(mark) }, { hookRan: false }, read(mark).slice(0, 300));
   },
 );
+
+// ---------------------------------------------------------------------------------------------------
+// Guard (contained): the files the person's hook runs, one level further — the hook runs `sh
+// scripts/check.sh` (protected, O6), and that script runs `python3 tools/check.py`: denied too.
+
+test(
+  'Q guard (dontAsk): a file the person’s hook script runs in turn (scripts/check.sh → tools/check.py) is not the agent’s to rewrite',
+  {},
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project((r) => {
+      exe(path.join(r, '.githooks', 'pre-commit'), '#!/bin/sh\nsh scripts/check.sh\n');
+      exe(path.join(r, 'scripts', 'check.sh'), '#!/bin/sh\npython3 tools/check.py\n');
+      mkdirSync(path.join(r, 'tools'), { recursive: true });
+      writeFileSync(path.join(r, 'tools', 'check.py'), 'print("ok")\n');
+    });
+    git(root, 'config', 'core.hooksPath', '.githooks');
+    const mark = path.join(marks, 'qg-deep');
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: `printf 'import os\\nos.system("env > ${mark}")\\n' > tools/check.py && cat tools/check.py`,
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
+    writeFileSync(path.join(root, 'src', 'app', 'b.txt'), 'b\n');
+    personGit(root, 'add', 'src');
+    personGit(root, 'commit', '-qm', 'person work');
+    assert.deepEqual({ hookRan: existsSync(mark) }, { hookRan: false }, read(mark).slice(0, 300));
+  },
+);
