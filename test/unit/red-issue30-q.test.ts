@@ -995,3 +995,28 @@ test(
     assert.deepEqual({ hookRan: existsSync(mark) }, { hookRan: false }, read(mark).slice(0, 300));
   },
 );
+
+// Q5, the same root with make: the person's hook runs `make -C web lint`; the Makefile it reads is
+// `web/Makefile`, not the hook directory's (commandFiles.ts `make` → `Makefile` in the cwd).
+test(
+  'Q5 (dontAsk, the hook runs `make -C web lint`): the agent’s web/Makefile does not run at the person’s git commit',
+  hole('Q5: a runner’s directory option (-C, --prefix, --cwd) is not read'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project((r) => {
+      exe(path.join(r, '.githooks', 'pre-commit'), '#!/bin/sh\nmake -s -C web lint\n');
+      mkdirSync(path.join(r, 'web'), { recursive: true });
+      writeFileSync(path.join(r, 'web', 'Makefile'), 'lint:\n\t@true\n');
+    });
+    git(root, 'config', 'core.hooksPath', '.githooks');
+    const mark = path.join(marks, 'q5-make');
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: `printf 'lint:\\n\\t@env > ${mark}\\n' > web/Makefile && cat web/Makefile`,
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
+    writeFileSync(path.join(root, 'src', 'app', 'b.txt'), 'b\n');
+    personGit(root, 'add', 'src');
+    personGit(root, 'commit', '-qm', 'person work');
+    assert.deepEqual({ ran: existsSync(mark) }, { ran: false }, read(mark).slice(0, 300));
+  },
+);
