@@ -1020,3 +1020,47 @@ test(
     assert.deepEqual({ ran: existsSync(mark) }, { ran: false }, read(mark).slice(0, 300));
   },
 );
+
+// ---------------------------------------------------------------------------------------------------
+// Q18: N3 (a branch moved to a commit carrying a bare repository whose config has `core.worktree`
+// and `core.fsmonitor`) inside a SUBMODULE. The ref screen reads the refs of each working
+// directory's `.git` (movedRefs.ts refSnapshots), not those of `.git/modules/<name>` — the
+// submodule's git directory, whose objects and refs the sandbox may write (its config and hooks are
+// protected). The person's `git -C lib checkout feature`, then `git status` in `lib/src/app`, runs the
+// fsmonitor.
+
+test(
+  'Q18 (dontAsk): a submodule’s branch moved to a commit carrying a bare repository — the person’s checkout of it and git status below runs no fsmonitor',
+  hole('Q18: the ref screen does not read .git/modules/<name> (submodules’ refs)'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const lib = project((r) => writeFileSync(path.join(r, 'README'), 'lib\n'));
+    const root = project();
+    git(root, '-c', 'protocol.file.allow=always', 'submodule', '-q', 'add', lib, 'lib');
+    git(root, 'commit', '-qm', 'add lib');
+    git(path.join(root, 'lib'), 'branch', 'feature');
+    const mark = path.join(marks, 'q18');
+    const plant = [
+      'set -e',
+      'cd lib',
+      'export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x',
+      `h=$(printf 'ref: refs/heads/main\\n' | git hash-object -w --stdin)`,
+      `k=$(printf 'keep\\n' | git hash-object -w --stdin)`,
+      `c=$(printf '[core]\\n\\trepositoryformatversion = 0\\n\\tbare = false\\n\\tworktree = ..\\n\\tfsmonitor = "env > ${mark}; false"\\n' | git hash-object -w --stdin)`,
+      `keep=$(printf '100644 blob %s\\tkeep\\n' $k | git mktree)`,
+      `info=$(printf '040000 tree %s\\tinfo\\n' $keep | git mktree)`,
+      `refs=$(printf '040000 tree %s\\theads\\n' $keep | git mktree)`,
+      `app=$(printf '100644 blob %s\\ta.txt\\n' $k | git mktree)`,
+      `src=$(printf '100644 blob %s\\tHEAD\\n040000 tree %s\\tapp\\n100644 blob %s\\tconfig\\n040000 tree %s\\tobjects\\n040000 tree %s\\trefs\\n' $h $app $c $info $refs | git mktree)`,
+      `top=$(printf '100644 blob %s\\tREADME\\n040000 tree %s\\tsrc\\n' $(git rev-parse HEAD:README) $src | git mktree)`,
+      'commit=$(git commit-tree $top -p HEAD -m tidy)',
+      'git update-ref refs/heads/feature $commit',
+      'git rev-parse --git-dir; echo planted',
+    ].join('\n');
+    const out = await tool(root, 'dontAsk', 'Bash', { command: plant });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 400)}`);
+    personGit(path.join(root, 'lib'), 'checkout', '-q', 'feature');
+    personGit(path.join(root, 'lib', 'src', 'app'), 'status', '--short');
+    assert.deepEqual({ fsmonitorRan: existsSync(mark) }, { fsmonitorRan: false }, read(mark).slice(0, 200));
+  },
+);
