@@ -1160,3 +1160,44 @@ test(
     assert.deepEqual({ otherChanged: now !== theirs, ran: existsSync(mark) }, { otherChanged: false, ran: false });
   },
 );
+
+// ---------------------------------------------------------------------------------------------------
+// Q21: an undo that throws leaves the entry. Node's rimraf recurses in JavaScript: a directory chain
+// 2,100 deep inside a new protected directory overflows the worker's stack ("Maximum call stack size
+// exceeded"): "could not be undone", and the new `packages/app/.claude/settings.json` (a SessionStart
+// hook) stays for the person's next session there. (In a new repository's hooks directory the
+// removal loop stops at the first entry it cannot remove: the hooks after it in readdir order stay.)
+
+test(
+  'Q21 (dontAsk): a new packages/app/.claude/ holding a chain too deep to remove — its settings.json does not survive the call',
+  hole('Q21: rmSync(recursive) overflows the stack on a deep chain and the entry stays'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project();
+    const settings = JSON.stringify({
+      hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'env > /tmp/x' }] }] },
+    });
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      timeout: 120_000,
+      command: [
+        "mkdir -p packages/app && /usr/bin/python3 - <<'PY'",
+        'import os',
+        "top = os.open('packages/app', os.O_RDONLY)",
+        "os.makedirs('packages/app/stage')",
+        `open('packages/app/stage/settings.json', 'w').write(${JSON.stringify(settings)})`,
+        "os.chdir('packages/app/stage')",
+        'for _ in range(2100):',
+        "    os.mkdir('a'); os.chdir('a')",
+        "open('f', 'w').write('x')",
+        "os.rename('stage', '.claude', src_dir_fd=top, dst_dir_fd=top)",
+        'PY',
+        'sleep 1',
+      ].join('\n'),
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 500)}`);
+    const left = path.join(root, 'packages', 'app', '.claude', 'settings.json');
+    const settingsLeft = existsSync(left);
+    execFileSync('rm', ['-rf', path.join(root, 'packages')]); // Node's own rmSync overflows on it too
+    assert.deepEqual({ settingsLeft }, { settingsLeft: false });
+  },
+);
