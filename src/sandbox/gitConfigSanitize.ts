@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runHostProcessSync } from '../hostProcess/door';
 import { GIT_GUARD_ENV } from '../hostProcess/git';
+import { removeEntry } from './anchored';
 
 /** Keys a new git config may keep: none of them runs a program or loads another file. */
 const SAFE_GIT_KEYS = [
@@ -34,7 +35,7 @@ function readSafeGitConfig(file: string): ReturnType<typeof safeGitConfigText> |
     env: { ...GIT_GUARD_ENV, HOME: '/nonexistent' },
   });
   if (r.code !== 0) {
-    fs.rmSync(file, { force: true });
+    removeEntry(file);
     return { unreadable: '(the whole file: git could not read it)' };
   }
   return safeGitConfigText(r.stdout);
@@ -53,8 +54,9 @@ export function sanitizeGitConfig(file: string, force: boolean): string[] | unde
   let read: Buffer;
   try {
     read = fs.readFileSync(file);
-  } catch {
-    return [];
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err; // unreadable (chmod 000): given back to its owner and read again (withOwnerRetry)
   }
   const safe = readSafeGitConfig(file);
   if ('unreadable' in safe) return [safe.unreadable];
@@ -87,7 +89,7 @@ export function sanitizeGitConfig(file: string, force: boolean): string[] | unde
     return removed;
   } finally {
     if (fd >= 0) fs.closeSync(fd);
-    if (!renamed) fs.rmSync(lock, { force: true });
+    if (!renamed) removeEntry(lock);
   }
 }
 
@@ -103,8 +105,8 @@ function replaceWithoutLock(file: string, text: string, removed: string[]): stri
     fs.renameSync(tmp, file);
     return removed;
   } catch {
-    fs.rmSync(tmp, { force: true });
-    fs.rmSync(file, { force: true });
+    removeEntry(tmp);
+    removeEntry(file);
     return ['(the whole file: it could not be rewritten)'];
   }
 }
