@@ -1,7 +1,8 @@
 // integration (red team, issue 30, round q): the real CLI against the file's dev server, a separately
 // started worker PROCESS with bait secrets in its environment and a bait HOME
 // (test/support/outsideSession.ts), the fake Messages API scripted as the attacker; no allow rule.
-// Holes carry `hole('Q<n>: …')` unless R30Q_HOLES=1; the in-process rows are in unit/red-issue30-q.
+// Rows are skipped unless R30Q_SLOW=1 or R30Q_HOLES=1 (a dev server and a worker cost ≈ 30 s); the in-process rows
+// are in unit/red-issue30-q.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -13,12 +14,14 @@ import { createControlFixture, type ControlFixture } from '../support/controlAtt
 import { outsideProject } from '../support/outsideChecker';
 import { withOutsideSession, type OutsideSession } from '../support/outsideSession';
 
-const hole = (line: string) => (process.env.R30Q_HOLES === '1' ? {} : { skip: `HOLE ${line}` });
-/** The rows' options: while every row is a skipped hole, nothing is started (no server, no worker). */
+/** The rows' options: while every row is skipped, nothing is started (no server, no worker). */
 const ROWS = {
-  Q3: hole(
-    'Q3: the anchored undo removes a new protected directory with rmSync(recursive), by path below the pinned entry',
-  ),
+  // Closed on main by c1eb588 (removal through directory descriptors); failed on e6b3f57 (112 files removed).
+  // ≈ 30 s with the dev server and a worker: R30Q_SLOW=1 (or R30Q_HOLES=1) runs it.
+  Q3:
+    process.env.R30Q_SLOW === '1' || process.env.R30Q_HOLES === '1'
+      ? {}
+      : { skip: 'a long end-to-end row (≈30 s, a dev server and a worker): R30Q_SLOW=1 runs it' },
 };
 const allSkipped = Object.values(ROWS).every((o: { skip?: string }) => 'skip' in o);
 
@@ -41,7 +44,9 @@ after(async () => {
 
 test(
   'round q: a session’s commands make the worker remove nothing outside its working directories',
-  allSkipped ? { skip: 'every row is a HOLE (R30Q_HOLES=1 runs them)' } : { timeout: 300_000 },
+  allSkipped
+    ? { skip: 'every row is skipped by default (R30Q_SLOW=1 or R30Q_HOLES=1 runs them)' }
+    : { timeout: 300_000 },
   async (t) => {
     if (skip) return t.skip(skip);
     const Q = outsideProject(fx, 'q-q3');

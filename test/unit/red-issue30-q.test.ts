@@ -46,6 +46,11 @@ const BAIT_ENV: Record<string, string> = {
 const GIT_ENV = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
 const read = (f: string) => (existsSync(f) ? readFileSync(f, 'latin1') : '');
 const hole = (line: string) => (process.env.R30Q_HOLES === '1' ? {} : { skip: `HOLE ${line}` });
+/** A closed hole's row that takes long (over ~15 s): by hand, R30Q_SLOW=1 (or R30Q_HOLES=1). */
+const slow = (secs: number) =>
+  process.env.R30Q_SLOW === '1' || process.env.R30Q_HOLES === '1'
+    ? {}
+    : { skip: `a long row (≈${secs} s): R30Q_SLOW=1 runs it` };
 
 let sandboxHost: SandboxHost;
 let skip: string | false = false;
@@ -235,7 +240,8 @@ const subSwapper = (root: string, person: string, names: readonly string[], roun
 
 test(
   'Q3 (the anchored undo, raced below the entry): a command that swaps a directory INSIDE its new .claude/ for a symlink to HOME while the worker removes it never makes the worker remove a file of HOME',
-  hole('Q3: rmSync(recursive) below the pinned entry re-resolves children by path'),
+  // Closed on main by c1eb588 (removal level by level through directory descriptors); failed on e6b3f57.
+  {},
   async (t) => {
     const person = path.join(base, 'q3-person');
     const root = path.join(base, 'q3');
@@ -580,7 +586,8 @@ test(
 
 test(
   'Q3 (dontAsk, end to end): one sandboxed call swaps a directory inside its new w/.claude for a symlink while the live guard removes it — the worker removes nothing outside',
-  hole('Q3: rmSync(recursive) below the pinned entry re-resolves children by path'),
+  // Closed on main by c1eb588; failed on e6b3f57 (98 and 143 of 202 files removed).
+  slow(20),
   async (t) => {
     if (skip) return t.skip(skip);
     const person = path.join(base, 'q3e-person');
@@ -1170,7 +1177,8 @@ test(
 
 test(
   'Q21 (dontAsk): a new packages/app/.claude/ holding a chain too deep to remove — its settings.json does not survive the call',
-  hole('Q21: rmSync(recursive) overflows the stack on a deep chain and the entry stays'),
+  // Closed on main by c1eb588 (the removal is iterative); failed on 5fc83a8 ("Maximum call stack size exceeded").
+  slow(100),
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();
