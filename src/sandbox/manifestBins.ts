@@ -19,9 +19,10 @@
 // that makes the same change (`manifestEditRefusal`, Write and Edit). A package.json in node_modules
 // is not one of these: npx and the tools read the project's own, and node_modules/.bin/durable-agent
 // is a protected tail.
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { inAnchoredDirectory } from './anchored';
+import { inAnchoredDirectory, removeEntry } from './anchored';
 
 /** Keys of a package.json whose addition or change makes the person's tools run what it names (G2). */
 export const MANIFEST_CONTROL_KEYS = [
@@ -260,9 +261,16 @@ export function rewrite(f: string, text: string | Buffer): void {
     const pinned = at(path.basename(f));
     if (fs.lstatSync(pinned).isSymbolicLink()) fs.unlinkSync(pinned);
     else {
-      const tmp = at(`${path.basename(f)}.da-${process.pid}.tmp`);
-      fs.writeFileSync(tmp, text);
-      fs.renameSync(tmp, pinned);
+      // A fresh random name, created exclusively (red team q, Q20: a symlink the command planted at the
+      // pid-named temporary made the worker write through it into another project's package.json).
+      const tmp = at(`${path.basename(f)}.da-${randomBytes(12).toString('hex')}.tmp`);
+      try {
+        fs.writeFileSync(tmp, text, { flag: 'wx' });
+        fs.renameSync(tmp, pinned);
+      } catch (err) {
+        removeEntry(tmp);
+        throw err;
+      }
     }
   });
 }

@@ -491,7 +491,9 @@ export function undoProtectedWrites(
     try {
       withOwnerRetry(e.path, () => undoEntry(e, rel, notes, live));
     } catch (err) {
-      notes.push(`${rel(e.path)}: could not be undone (${(err as Error).message})`);
+      // Not the pinned `/proc/<pid>/fd/<n>/`: it gives the worker's pid away (red team q, Q20).
+      const why = (err as Error).message.replace(/\/proc\/\d+\/fd\/\d+\//g, '');
+      notes.push(`${rel(e.path)}: could not be undone (${why})`);
     }
   }
   return notes;

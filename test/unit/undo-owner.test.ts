@@ -15,6 +15,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { undoProtectedWrites, type ProtectedScan } from '../../src/sandbox/protect';
+import { rewrite } from '../../src/sandbox/manifestBins';
 import { OWNER_ATTACKS } from '../support/ownerUndo';
 import { isCI } from '../support/systemPackages';
 
@@ -122,4 +123,56 @@ test("unit: a directory inside a new .claude exchanged with a symlink to the per
   }
   assert.ok(tries > 100, `the undo ran (${tries})`);
   assert.equal(removed, 0, `the worker removed ${removed} of the person's files in ${tries} undos`);
+});
+
+// Q20 (red team q): the package.json put-back wrote `<name>.da-<worker pid>.tmp` without O_EXCL: a
+// symlink the command planted at that name (the pid leaked in undo messages) made the worker write
+// the agent's package.json into another project. The temporary is random and created exclusively.
+test("unit: a symlink planted at the worker's old temporary name beside a package.json does not redirect its put-back", () => {
+  const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'da-owner-q20-')));
+  try {
+    const w = path.join(base, 'w');
+    const other = path.join(base, 'other');
+    fs.mkdirSync(w);
+    fs.mkdirSync(other);
+    const theirs = '{"name":"other","scripts":{"test":"node test.js"}}\n';
+    fs.writeFileSync(path.join(other, 'package.json'), theirs);
+    fs.symlinkSync(path.join(other, 'package.json'), path.join(w, `package.json.da-${process.pid}.tmp`));
+    fs.writeFileSync(path.join(w, 'package.json'), '{"name":"w","scripts":{"test":"env > MARK"}}\n');
+    rewrite(path.join(w, 'package.json'), '{"name":"w"}\n');
+    assert.equal(fs.readFileSync(path.join(other, 'package.json'), 'utf8'), theirs, "the other project's package.json");
+    assert.equal(fs.readFileSync(path.join(w, 'package.json'), 'utf8'), '{"name":"w"}\n');
+  } finally {
+    fs.rmSync(base, { recursive: true, force: true });
+  }
+});
+
+// Q21 (red team q): a 2,100-deep chain inside a new `.claude` overflowed Node's recursive rmSync
+// ("Maximum call stack size exceeded"): the undo failed and the settings file stayed.
+test('unit: a new .claude holding a 2,100-deep chain of directories is removed whole', () => {
+  const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'da-owner-q21-')));
+  const saved = process.cwd();
+  try {
+    const p = path.join(base, '.claude');
+    fs.mkdirSync(p);
+    fs.writeFileSync(path.join(p, 'settings.json'), '{"hooks":{}}\n');
+    process.chdir(p);
+    for (let i = 0; i < 2100; i++) {
+      fs.mkdirSync('a');
+      process.chdir('a');
+    }
+    fs.writeFileSync('f', 'x');
+    process.chdir(saved);
+    const none: ProtectedScan = { entries: new Map(), truncated: false };
+    const after: ProtectedScan = {
+      entries: new Map([[p, { path: p, kind: 'dir', existed: false }]]),
+      truncated: false,
+    };
+    const notes = undoProtectedWrites(none, after, [], [base], {});
+    assert.equal(fs.existsSync(p), false, notes.join('\n'));
+    assert.deepEqual(fs.readdirSync(base), [], 'nothing moved aside is left');
+  } finally {
+    process.chdir(saved);
+    spawnSync('rm', ['-rf', base]);
+  }
 });
