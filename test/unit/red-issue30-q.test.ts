@@ -293,7 +293,8 @@ test(
 for (const target of ['the project’s own masked .git/config', 'another project’s .git/config in HOME'] as const) {
   test(
     `Q4 (dontAsk): a nested repository whose config is a symlink to ${target} — the worker’s sanitizer copies no token into the project`,
-    hole('Q4: sanitizeGitConfig follows a symlinked config and writes the target’s remote URL as a file'),
+    // Closed on main by 484f24f (a new config is read only as a regular file); failed on e6b3f57 and 5fc83a8.
+    {},
     async (t) => {
       if (skip) return t.skip(skip);
       const own = target.startsWith('the project');
@@ -646,8 +647,8 @@ test(
 
 test(
   'Q11 (the ref screen’s undo, raced): a command exchanging .git/refs/heads with a symlink to HOME never makes the worker remove an entry of HOME',
-  // Closed on main by c1eb588 (writeBack removes through removeEntry, anchored); failed 2/2 on e6b3f57.
-  slow(8),
+  // Still open after c1eb588 (its removal is anchored, the rest of the put-back is not): failed again on 589a7fe.
+  hole('Q11: movedRefs.ts putBack/writeBack/removeUnknownLoose act by path after a realParents check'),
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project((r) => exe(path.join(r, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n'));
