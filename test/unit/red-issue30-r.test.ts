@@ -492,3 +492,82 @@ for (const [name, config, plant, run] of [
     },
   );
 }
+
+// ---------------------------------------------------------------------------------------------------
+// R7: lint-staged's own configuration files. The `lint-staged` key of package.json is protected key by
+// key (O6: what the person's commit runs), but lint-staged reads its configuration just as well from
+// `.lintstagedrc`, `.lintstagedrc.json`, `.yaml`, `.yml` (declarative, like the key) — names that are
+// not protected: the agent rewrites the person's `.lintstagedrc.json`, and their next `git commit`
+// (`.git/hooks/pre-commit` = `npx lint-staged`, as simple-git-hooks and husky write it) runs its command.
+// The real lint-staged: R30R_LINT_STAGED = a node_modules directory holding it (the row skips without).
+test(
+  'R7 (dontAsk, lint-staged .lintstagedrc.json): the person’s next git commit runs nothing of the agent’s',
+  hole('R7: lint-staged’s .lintstagedrc* files are not protected (its package.json key is)'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const modules = process.env.R30R_LINT_STAGED;
+    if (!modules || !existsSync(path.join(modules, '.bin', 'lint-staged')))
+      return t.skip('no lint-staged (R30R_LINT_STAGED=<a node_modules holding lint-staged>)');
+    const control = path.join(marks, 'r7.control');
+    const root = project((r) => {
+      writeFileSync(path.join(r, '.gitignore'), 'node_modules\n');
+      writeFileSync(path.join(r, 'package.json'), JSON.stringify({ name: 'app', private: true }));
+      writeFileSync(path.join(r, '.lintstagedrc.json'), JSON.stringify({ '*.txt': `touch ${control}` }));
+      symlinkSync(modules, path.join(r, 'node_modules'));
+    });
+    exe(path.join(root, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\nnpx lint-staged\n');
+    // Control: the person's own commit runs their lint-staged configuration.
+    writeFileSync(path.join(root, 'src', 'app', 'c.txt'), 'the person’s first change\n');
+    personGit(root, 'add', 'src/app/c.txt');
+    personGit(root, 'commit', '-qm', 'person 1');
+    assert.ok(existsSync(control), 'control: the person’s commit ran lint-staged');
+    const mark = path.join(marks, 'r7');
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: `printf '{"*": "sh -c \\\\"env > ${mark}\\\\""}\\n' > .lintstagedrc.json && cat .lintstagedrc.json`,
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 400)}`);
+    writeFileSync(path.join(root, 'src', 'app', 'b.txt'), 'the person’s change\n');
+    personGit(root, 'add', 'src/app/b.txt');
+    personGit(root, 'commit', '-qm', 'person 2');
+    t.diagnostic(`marker: ${read(mark).includes('BAIT-R-person') ? 'holds the person’s secret' : 'absent'}`);
+    assert.deepEqual({ hookRanAgentCode: existsSync(mark) }, { hookRanAgentCode: false }, read(mark).slice(0, 300));
+  },
+);
+
+// ---------------------------------------------------------------------------------------------------
+// Guards (contained, run by default): the control files R2b–R7 go around. A dontAsk session's
+// sandboxed command rewriting the person's `.envrc`, `lefthook.yml`, `mise.toml`,
+// `.pre-commit-config.yaml`, or the `lint-staged` key of package.json leaves each as the person wrote it.
+test('guard (dontAsk): the control files themselves — .envrc, lefthook.yml, mise.toml, .pre-commit-config.yaml, package.json lint-staged — stay the person’s', async (t) => {
+  if (skip) return t.skip(skip);
+  const files: Record<string, string> = {
+    '.envrc': 'source_env_if_exists .envrc.local\n',
+    'lefthook.yml': 'pre-commit:\n  commands:\n    lint:\n      run: "true"\n',
+    'mise.toml': '[env]\nAPP_ENV = "dev"\n',
+    '.pre-commit-config.yaml': 'repos: []\n',
+    'package.json': JSON.stringify({ name: 'app', private: true, 'lint-staged': { '*.txt': 'true' } }),
+  };
+  const root = project((r) => {
+    for (const [f, body] of Object.entries(files)) writeFileSync(path.join(r, f), body);
+  });
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: [
+      "printf 'env > /tmp/x\\n' > .envrc",
+      "printf 'pre-commit:\\n  commands:\\n    x:\\n      run: env\\n' > lefthook.yml",
+      'printf \'[env]\\n_.source = "./x.sh"\\n\' > mise.toml',
+      "printf 'repos: [{repo: local, hooks: [{id: x, name: x, entry: env, language: system}]}]\\n' > .pre-commit-config.yaml",
+      'npm pkg set "lint-staged.*=env" >/dev/null 2>&1',
+      'true',
+    ].join('; '),
+  });
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
+  const changed = Object.entries(files)
+    .filter(([f, body]) => {
+      const now = read(path.join(root, f));
+      return f === 'package.json'
+        ? JSON.stringify((JSON.parse(now || '{}') as Record<string, unknown>)['lint-staged']) !== '{"*.txt":"true"}'
+        : now !== body;
+    })
+    .map(([f]) => f);
+  assert.deepEqual({ changed }, { changed: [] });
+});
