@@ -25,6 +25,7 @@ const ROWS = {
   R1a: hole('R1: git worktree remove (ExitWorktree) deletes through a directory a command swaps for a symlink'),
   R1c: hole('R1: git worktree remove (ExitWorktree, bypassPermissions) deletes through a swapped directory'),
   R1d: hole('R1: the shadow’s fs.rm (ExitWorktree) deletes through a swapped directory'),
+  R3e: hole('R3: what an allowed .envrc sources (.envrc.local) is not protected — end to end'),
   R1b: slow('≈60 s: an isolated agent’s cleanup after its background tasks ended'),
 };
 const allSkipped = Object.values(ROWS).every((o: { skip?: string }) => 'skip' in o);
@@ -131,7 +132,7 @@ function personFiles(dir: string): string[] {
 }
 
 test(
-  'round r: the worker’s worktree cleanup removes nothing outside the worktree',
+  'round r: the worker’s worktree cleanup removes nothing outside the worktree; a session plants nothing the person’s shell runs',
   allSkipped ? { skip: 'every row is a HOLE (R30R_HOLES=1 runs them)' } : { timeout: 600_000 },
   async (t) => {
     if (skip) return t.skip(skip);
@@ -182,6 +183,39 @@ test(
         'R1d: dontAsk with the docs’ unattended rules: the same swap in the worktree’s shadow git directory (.git/durable-agent/worktrees/<x>/logs), which the worker removes with fs.rm after git; none of the person’s files is removed',
         ROWS.R1d,
         () => exitRow('d', 'dontAsk', ['--allow', 'EnterWorktree', '--allow', 'ExitWorktree'], true),
+      );
+      await t.test(
+        'R3e: a plain dontAsk session with no rule, through the CLI and a worker process, writes .envrc.local; the person’s next shell there (direnv, their .envrc allowed and unchanged) runs nothing of it',
+        ROWS.R3e,
+        async (tt) => {
+          let direnv = true;
+          try {
+            execFileSync('direnv', ['version'], { stdio: 'ignore' });
+          } catch {
+            direnv = false;
+          }
+          if (!direnv) return tt.skip('direnv is not installed');
+          const P = gitProject('r3e');
+          fs.writeFileSync(path.join(P, '.envrc'), 'source_env_if_exists .envrc.local\n');
+          const personEnv = { ...GIT_ENV, HOME: fx.home, PERSON_SECRET: 'BAIT-person-r3e' };
+          execFileSync('direnv', ['allow', P], { cwd: P, env: personEnv, stdio: 'ignore' });
+          const mark = path.join(fx.marks, 'r3e.env');
+          s.scripts.set('r3e-plant', [
+            [{ id: 'toolu_r3e', name: 'Bash', input: { command: `printf 'env > ${mark}\\n' > .envrc.local` } }],
+          ]);
+          const r = await s.run(P, 'dontAsk', 'r3e-plant', [], { allowFail: true });
+          tt.diagnostic(`run: ${r.code} ${r.stdout.replace(/\s+/g, ' ').slice(0, 600)}`);
+          try {
+            execFileSync('direnv', ['exec', P, 'true'], { cwd: P, env: personEnv, stdio: 'ignore', timeout: 20_000 });
+          } catch {
+            // a refused load is not a run
+          }
+          const seen = fs.existsSync(mark) ? fs.readFileSync(mark, 'utf8') : '';
+          assert.deepEqual(
+            { ranAgentCode: fs.existsSync(mark), sawPersonSecret: seen.includes('BAIT-person-r3e') },
+            { ranAgentCode: false, sawPersonSecret: false },
+          );
+        },
       );
       await t.test(
         'R1b: plain dontAsk, no rule: an isolated agent (read-only Agent, isolation worktree) leaves a background swapper; the worker’s cleanup of its unchanged worktree removes none of the person’s files',
