@@ -173,7 +173,7 @@ function realPython(): string | undefined {
 
 test(
   'R2b (dontAsk): the script a pre-commit `repo: local` hook’s entry names — the person’s next git commit runs nothing of the agent’s',
-  hole('R2b: the files .pre-commit-config.yaml entries name are not protected'),
+  hole('R2b (= redq Q12): the files .pre-commit-config.yaml entries name are not protected'),
   async (t) => {
     if (skip) return t.skip(skip);
     const python = realPython();
@@ -266,7 +266,7 @@ for (const [name, envrc, plant, run] of [
 ] as const) {
   test(
     `R3 (dontAsk, direnv ${name}): the person’s next shell in the project (direnv, .envrc allowed and unchanged) runs nothing of the agent’s`,
-    hole(`R3: what an allowed .envrc loads (${name}) is not protected`),
+    hole(`R3${name === 'layout node' ? ' (= redq Q14)' : ''}: what an allowed .envrc loads (${name}) is not protected`),
     async (t) => {
       if (skip) return t.skip(skip);
       if (!direnvOk) return t.skip('direnv is not installed');
