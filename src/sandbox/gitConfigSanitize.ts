@@ -1,10 +1,12 @@
 // A git config a sandboxed command created, reduced to the keys that run nothing (the check after the
 // call and the live guard, protect.ts undoProtectedWrites): read by git itself, rewritten under git's
 // own lock.
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runHostProcessSync } from '../hostProcess/door';
 import { GIT_GUARD_ENV } from '../hostProcess/git';
+import { removeEntry } from './anchored';
 
 /** Keys a new git config may keep: none of them runs a program or loads another file. */
 const SAFE_GIT_KEYS = [
@@ -33,7 +35,7 @@ function readSafeGitConfig(file: string): ReturnType<typeof safeGitConfigText> |
     env: { ...GIT_GUARD_ENV, HOME: '/nonexistent' },
   });
   if (r.code !== 0) {
-    fs.rmSync(file, { force: true });
+    removeEntry(file);
     return { unreadable: '(the whole file: git could not read it)' };
   }
   return safeGitConfigText(r.stdout);
@@ -52,8 +54,9 @@ export function sanitizeGitConfig(file: string, force: boolean): string[] | unde
   let read: Buffer;
   try {
     read = fs.readFileSync(file);
-  } catch {
-    return [];
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err; // unreadable (chmod 000): given back to its owner and read again (withOwnerRetry)
   }
   const safe = readSafeGitConfig(file);
   if ('unreadable' in safe) return [safe.unreadable];
@@ -66,10 +69,7 @@ export function sanitizeGitConfig(file: string, force: boolean): string[] | unde
     fd = fs.openSync(lock, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644);
   } catch {
     if (!force) return undefined;
-    const tmp = `${file}.durable-agent-${process.pid}`;
-    fs.writeFileSync(tmp, text, { mode: 0o644, flag: 'wx' });
-    fs.renameSync(tmp, file);
-    return removed;
+    return replaceWithoutLock(file, text, removed);
   }
   let renamed = false;
   try {
@@ -89,7 +89,25 @@ export function sanitizeGitConfig(file: string, force: boolean): string[] | unde
     return removed;
   } finally {
     if (fd >= 0) fs.closeSync(fd);
-    if (!renamed) fs.rmSync(lock, { force: true });
+    if (!renamed) removeEntry(lock);
+  }
+}
+
+/**
+ * After the command, with a lock left behind: the safe text through a fresh name beside the file
+ * (random: a command cannot have put something in its way); when even that fails, the file goes
+ * whole — a key that runs a program is never kept because a write failed.
+ */
+function replaceWithoutLock(file: string, text: string, removed: string[]): string[] {
+  const tmp = `${file}.durable-agent-${randomBytes(12).toString('hex')}`;
+  try {
+    fs.writeFileSync(tmp, text, { mode: 0o644, flag: 'wx' });
+    fs.renameSync(tmp, file);
+    return removed;
+  } catch {
+    removeEntry(tmp);
+    removeEntry(file);
+    return ['(the whole file: it could not be rewritten)'];
   }
 }
 

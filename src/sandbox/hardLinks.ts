@@ -16,6 +16,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { ProtectedScan } from './protect';
+import { removeEntry } from './anchored';
 
 /** Files looked at below one protected directory, at most (`.vscode/`, `.git/hooks`: a few). */
 export const DETACH_DIR_BUDGET = 500;
@@ -39,7 +40,7 @@ function detach(file: string, st: fs.Stats): void {
     fs.chmodSync(tmp, st.mode & 0o7777);
     fs.renameSync(tmp, file);
   } catch (err) {
-    fs.rmSync(tmp, { force: true });
+    removeEntry(tmp);
     throw err;
   }
 }

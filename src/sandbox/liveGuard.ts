@@ -45,6 +45,7 @@ import {
 import { undoManifestBins, type ManifestState } from './manifestBins';
 import { isLintManifest, undoLintKeys, type LintState } from './lintKeys';
 import { treeWatch } from './treeWatch';
+import { reachOwned } from './anchored';
 
 /** What the guard compares with: the protection of the command (src/sandbox/sessionPlan.ts). */
 export interface GuardedProtection {
@@ -91,7 +92,14 @@ function coalesce(run: (key: string) => void): { add(key: string): void; cancel(
     last = Date.now();
     const now = [...due];
     due.clear();
-    for (const k of now) run(k);
+    for (const k of now) {
+      try {
+        run(k);
+      } catch {
+        // One entry the command keeps out of reach: the check after the call is the backstop; the
+        // worker (and every other session on it) goes on.
+      }
+    }
   };
   return {
     add: (key) => {
@@ -133,12 +141,19 @@ function emptyWatch(recheck: (p: string) => void): { add(p: string): void; stop(
   };
   const poll = () => {
     const t0 = performance.now();
-    for (const p of suspects)
-      if (!fs.lstatSync(p, { throwIfNoEntry: false })) suspects.delete(p);
-      else if (hasContent(p)) {
+    for (const p of suspects) {
+      let st: fs.Stats | undefined | null;
+      try {
+        st = fs.lstatSync(p, { throwIfNoEntry: false });
+      } catch {
+        st = null; // out of reach (a directory on the way made unsearchable): the check gives the way back
+      }
+      if (st === undefined) suspects.delete(p);
+      else if (st === null || hasContent(p)) {
         suspects.delete(p);
         recheck(p);
       }
+    }
     timer = undefined;
     if (suspects.size > 0)
       schedule(Math.max(EMPTY_POLL_MS, Math.ceil((performance.now() - t0) * EMPTY_POLL_IDLE_FACTOR)));
@@ -214,6 +229,12 @@ function manifestUndo(p: string, protection: GuardedProtection): string[] | unde
   return undefined;
 }
 
+/** A directory on the way to `p` made unsearchable (chmod 000) hides nothing from the guard. */
+function reachIn(roots: readonly string[], p: string): void {
+  const root = roots.find((r) => p.startsWith(r + path.sep));
+  if (root) reachOwned(root, p);
+}
+
 /** Starts watching before the command is spawned; stop() once it has ended. */
 export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
   const baseline = new Set<string>();
@@ -263,6 +284,7 @@ export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
   const inWork = (p: string) => nameRoots.some((r) => p.startsWith(r + path.sep));
   const checkMarked = (p: string) => {
     if (stopped || !inWork(p)) return;
+    reachIn(nameRoots, p);
     const manifestNotes = manifestUndo(p, protection);
     if (manifestNotes) {
       for (const note of manifestNotes) {

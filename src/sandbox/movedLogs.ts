@@ -10,6 +10,7 @@
 // screened) is taken out of its file.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { removeEntry } from './anchored';
 
 /** A reflog as the snapshot holds it: its identity and every name its lines give. */
 export interface LogFile {
@@ -142,7 +143,7 @@ export function dropLogLines(gitDir: string, log: ChangedLog, bad: ReadonlySet<s
   const p = path.join(gitDir, log.name);
   try {
     if (log.forced) {
-      fs.rmSync(p, { force: true });
+      removeEntry(p);
       return true;
     }
     const text = readText(p, MAX_LOG_BYTES) ?? '';

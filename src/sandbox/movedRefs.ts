@@ -24,6 +24,7 @@ import { GIT_GUARD_ENV } from '../hostProcess/git';
 import { changedLogs, dropLogLines } from './movedLogs';
 import { repositoryConfigTargets } from './repoConfigTargets';
 import { readRefFile, readRefState, refNames, resolveName, sameRefFile, type RefFile, type RefState } from './refFiles';
+import { removeEntry } from './anchored';
 
 /** Each repository's refs when a command started, by git directory. */
 export type RefSnapshots = Map<string, RefState>;
@@ -232,7 +233,7 @@ function realParents(gitDir: string, rel: string): boolean {
 }
 
 function writeBack(p: string, f: RefFile | { kind: 'text'; text: string } | undefined): void {
-  fs.rmSync(p, { recursive: true, force: true }); // a link itself, never what it leads to
+  removeEntry(p); // a link itself, never what it leads to
   if (!f) return;
   fs.mkdirSync(path.dirname(p), { recursive: true });
   if (f.kind === 'link') return fs.symlinkSync(f.target, p);
@@ -270,7 +271,7 @@ function removeUnknownLoose(gitDir: string, was: RefState, rel = 'refs'): void {
   for (const e of entries) {
     const name = `${rel}/${e.name}`;
     if (e.isDirectory()) removeUnknownLoose(gitDir, was, name);
-    else if (!was.files.has(name)) fs.rmSync(path.join(gitDir, name), { force: true });
+    else if (!was.files.has(name)) removeEntry(path.join(gitDir, name));
     else if (!sameRefFile(was.files.get(name), readRefFile(path.join(gitDir, name))))
       writeBack(path.join(gitDir, name), was.files.get(name));
   }

@@ -14,9 +14,17 @@
 //    config keeps only keys that run nothing, a new hook is removed; the tool result says so.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { anchoredFile, DirectoryMoved, inAnchoredDirectory } from './anchored';
+import {
+  anchoredFile,
+  DirectoryMoved,
+  inAnchoredDirectory,
+  reachOwned,
+  readdirOwned,
+  removeAnchored,
+  withOwnerRetry,
+} from './anchored';
 import { sanitizeGitConfig } from './gitConfigSanitize';
-import { tailTarget } from './treeNames';
+import { lstat, tailTarget } from './treeNames';
 import {
   HG_CONTROL_ENTRIES,
   PROTECTED_DIRECTORY_NAMES,
@@ -101,17 +109,9 @@ export interface ProtectedScan {
   truncated: boolean;
 }
 
-function lstat(p: string): fs.Stats | undefined {
-  try {
-    return fs.lstatSync(p);
-  } catch {
-    return undefined;
-  }
-}
-
 function readdir(p: string): fs.Dirent[] {
   try {
-    return fs.readdirSync(p, { withFileTypes: true });
+    return readdirOwned(p);
   } catch {
     return [];
   }
@@ -427,7 +427,7 @@ function undoEntry(e: ProtectedEntry, rel: (p: string) => string, notes: string[
           inAnchoredDirectory(e.path, (at) => {
             for (const h of readdir(at('.'))) {
               if (h.name.endsWith('.sample') && !h.isSymbolicLink()) continue;
-              fs.rmSync(at(h.name), { recursive: true, force: true });
+              removeAnchored(path.dirname(at(h.name)), h.name);
               const p = path.join(e.path, h.name);
               undid?.(p);
               notes.push(`${rel(p)}: removed (a git hook this call created)`);
@@ -441,13 +441,13 @@ function undoEntry(e: ProtectedEntry, rel: (p: string) => string, notes: string[
             const target = path.resolve(path.dirname(e.path), fs.readFileSync(pinned, 'utf8').trim());
             if (under(path.dirname(e.path), target) && path.basename(target) === '.git') break;
           }
-          fs.rmSync(pinned, { recursive: true, force: true });
+          removeAnchored(path.dirname(pinned), path.basename(pinned));
           undid?.(e.path);
           notes.push(`${rel(e.path)}: removed (a git pointer this call created)`);
           break;
         }
         default:
-          fs.rmSync(pinned, { recursive: true, force: true });
+          removeAnchored(path.dirname(pinned), path.basename(pinned));
           undid?.(e.path);
           notes.push(
             `${rel(e.path)}: removed (a protected ${e.kind === 'dir' ? 'directory' : 'file'} this call created)`,
@@ -484,9 +484,12 @@ export function undoProtectedWrites(
     const was = before.entries.get(e.path);
     // A loose entry (node_modules) that was there is undone only when the call changed it.
     if (was?.existed && (was.loose === undefined || was.loose === fingerprint(e.path))) continue;
+    // A directory on its way made unsearchable (chmod 000) hides nothing from the check.
+    const root = roots.find((x) => under(e.path, x));
+    if (root) reachOwned(root, e.path);
     if (!hasContent(e.path)) continue;
     try {
-      undoEntry(e, rel, notes, live);
+      withOwnerRetry(e.path, () => undoEntry(e, rel, notes, live));
     } catch (err) {
       notes.push(`${rel(e.path)}: could not be undone (${(err as Error).message})`);
     }

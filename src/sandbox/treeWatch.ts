@@ -30,6 +30,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { BARE_MARKERS, GIT_ENTRY_NAMES, fold, isRecorded, looksLikeGitDirectory, lstat, names } from './treeNames';
 import * as limits from './inotifyLimits';
+import { grantOwner, readdirOwned } from './anchored';
 
 // prettier-ignore
 export { overflowThreshold, queueOverflows, setOverflowThresholdForTests, setWatchBudgetForTests, watchBudget } from './inotifyLimits';
@@ -259,10 +260,19 @@ class Tree implements TreeWatch {
     if (had) this.drop(dir, had);
     if (watchesInUse >= limits.watchBudget()) return this.blindTop(dir);
     try {
-      const w = fs.watch(dir, { persistent: false }, (_e, name) => {
-        counted();
-        onEvent(name === null ? null : String(name));
-      });
+      const listen = () =>
+        fs.watch(dir, { persistent: false }, (_e, name) => {
+          counted();
+          onEvent(name === null ? null : String(name));
+        });
+      let w: fs.FSWatcher;
+      try {
+        w = listen();
+      } catch (err) {
+        // A directory the command made unreadable (chmod 000) is given back to its owner, then watched.
+        if ((err as NodeJS.ErrnoException).code !== 'EACCES' || grantOwner(dir) === undefined) throw err;
+        w = listen();
+      }
       const entry = { w, ino: st.ino, born: st.birthtimeMs };
       w.on('error', () => this.drop(dir, entry));
       this.watches.set(dir, entry);
@@ -344,7 +354,7 @@ class Tree implements TreeWatch {
       // What is there already (made, or renamed in, before the watch began).
       let here: fs.Dirent[];
       try {
-        here = fs.readdirSync(dir, { withFileTypes: true });
+        here = readdirOwned(dir);
       } catch {
         continue;
       }
@@ -399,7 +409,7 @@ export function findTreeEntries(root: string): { gits: string[]; marked: string[
     const dir = todo.pop()!;
     let entries: fs.Dirent[];
     try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
+      entries = readdirOwned(dir);
     } catch {
       continue;
     }

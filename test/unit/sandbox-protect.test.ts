@@ -187,6 +187,22 @@ test('unit: a repository the call creates keeps no hook and no config key that r
   assert.match(restored, /pre-commit/, text);
 });
 
+// A config left with its lock taken is rewritten without the lock after the call; a file in the
+// way of the worker's temporary name (the name a pid gives away) must not keep the key there.
+test("unit: a stale config.lock and a file in the way of the worker's rewrite keep no key that runs a program", async (t) => {
+  if (skip) return t.skip(skip);
+  const way = Array.from({ length: 3 }, (_, i) => `sub2/.git/config.durable-agent-${process.pid + i}`).join(' ');
+  const r = await bash(
+    `git init -q sub2 && touch sub2/.git/config.lock ${way} && ` +
+      `printf '[core]\\n\\tfsmonitor = touch /tmp/x\\n[user]\\n\\tname = a\\n' > sub2/.git/config; true`,
+  );
+  assert.equal(r.data.exitCode, 0, r.data.output);
+  const config = path.join(proj, 'sub2', '.git', 'config');
+  const text = existsSync(config) ? readFileSync(config, 'utf8') : '';
+  assert.doesNotMatch(text, /fsmonitor/, `${text}\n${r.data.output}`);
+  await fs.rm(path.join(proj, 'sub2'), { recursive: true, force: true });
+});
+
 test('unit: the files the session hooks run are write-denied to sandboxed Bash', async (t) => {
   if (skip) return t.skip(skip);
   const files = [path.join(proj, 'scripts', 'hook.sh'), path.join(proj, 'package.json')];
