@@ -66,7 +66,7 @@ const SSH_NAMES = ['id_rsa', 'id_ed25519', 'authorized_keys', 'known_hosts', 'co
 
 /**
  * A sandboxed command, run in the background in `dir`: a directory `a<i>` and, listed after it, a
- * chain `z<j>/0/1/…/39` ending in a symlink `l` to `target` (deep, so that a concurrent removal —
+ * chain `z<j>/0/1/…/149` ending in a symlink `l` to `target` (deep, so that a concurrent removal —
  * Node's fs.rm works on siblings at once — reaches it last). `a<i>/.ssh` holds the names of an
  * `.ssh` and about 2,500 fillers, the names last in readdir order. It writes `READY`, waits (inotify)
  * until the first entry of `a<i>/.ssh` is deleted — the worker's recursive removal is inside it — and
@@ -81,7 +81,7 @@ function swapper(target: string, secs = 60, dir = 'node_modules'): string {
     'import ctypes, os, shutil, signal',
     `signal.alarm(${secs})`,
     'libc = ctypes.CDLL(None, use_errno=True)',
-    "chain = '/'.join(str(i) for i in range(40))",
+    "chain = '/'.join(str(i) for i in range(150))",
     'for k in range(10):',
     "    os.mkdir('a%d' % k)",
     "    os.makedirs('z%d/%s' % (k, chain))",

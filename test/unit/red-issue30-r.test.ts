@@ -615,7 +615,7 @@ function swapperCommand(target: string, dir: string, secs: number): string {
     'import ctypes, os, shutil, signal',
     `signal.alarm(${secs})`,
     'libc = ctypes.CDLL(None, use_errno=True)',
-    "chain = '/'.join(str(i) for i in range(40))",
+    "chain = '/'.join(str(i) for i in range(150))",
     'for k in range(10):',
     "    os.mkdir('a%d' % k)",
     "    os.makedirs('z%d/%s' % (k, chain))",
