@@ -3,6 +3,7 @@
 // own lock.
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { runHostProcessSync } from '../hostProcess/door';
 import { GIT_GUARD_ENV } from '../hostProcess/git';
@@ -23,22 +24,68 @@ function quoteGitValue(v: string): string {
 }
 
 /**
- * The file's keys as git itself reads them (`git config -f FILE --list`, which follows no include),
- * reduced to those that run nothing; a file git cannot read is removed whole.
+ * The file's own bytes, never through a symlink (red team q, Q4: a new `config` linked to the
+ * project's masked config, or another project's, had the worker copy the target's remote URL and
+ * its token into the project): undefined when it is gone; 'notOurs' when it is a link, not a
+ * regular file, or a file with another name (the command may not make the worker read elsewhere).
  */
-function readSafeGitConfig(file: string): ReturnType<typeof safeGitConfigText> | { unreadable: string } {
-  const r = runHostProcessSync({
-    purpose: 'git',
-    command: 'git',
-    args: ['config', '-f', path.resolve(file), '-z', '--list'],
-    cwd: '/',
-    env: { ...GIT_GUARD_ENV, HOME: '/nonexistent' },
-  });
-  if (r.code !== 0) {
-    removeEntry(file);
-    return { unreadable: '(the whole file: git could not read it)' };
+function readOwn(file: string): Buffer | undefined | 'notOurs' {
+  const { O_RDONLY, O_NOFOLLOW, O_NONBLOCK } = fs.constants;
+  let fd: number;
+  try {
+    fd = fs.openSync(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP' || code === 'ENXIO') return 'notOurs';
+    throw err; // unreadable (chmod 000): given back to its owner and read again (withOwnerRetry)
   }
-  return safeGitConfigText(r.stdout);
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.nlink > 1) return 'notOurs';
+    return fs.readFileSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * The config's keys as git itself reads them (`git config -f FILE --list`, which follows no
+ * include) from a private copy of the bytes read, reduced to those that run nothing; text git
+ * cannot read: undefined.
+ */
+function safeKeysOf(bytes: Buffer): ReturnType<typeof safeGitConfigText> | undefined {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'da-gitconfig-'));
+  try {
+    const copy = path.join(dir, 'config');
+    fs.writeFileSync(copy, bytes, { mode: 0o600 });
+    const r = runHostProcessSync({
+      purpose: 'git',
+      command: 'git',
+      args: ['config', '-f', copy, '-z', '--list'],
+      cwd: '/',
+      env: { ...GIT_GUARD_ENV, HOME: '/nonexistent' },
+    });
+    return r.code === 0 ? safeGitConfigText(r.stdout) : undefined;
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** What replaces `file` (its safe text), or the reason it goes whole (removed here). */
+function safeOrRemoved(
+  file: string,
+  bytes: Buffer | 'notOurs',
+): ReturnType<typeof safeGitConfigText> | { gone: string } {
+  const safe = bytes === 'notOurs' ? undefined : safeKeysOf(bytes);
+  if (safe) return safe;
+  removeEntry(file);
+  return {
+    gone:
+      bytes === 'notOurs'
+        ? '(the whole file: a link or a special file, never read)'
+        : '(the whole file: git could not read it)',
+  };
 }
 
 /**
@@ -51,15 +98,10 @@ function readSafeGitConfig(file: string): ReturnType<typeof safeGitConfigText> |
  * `force` (after the command: a lock left behind must not keep a key that runs a program).
  */
 export function sanitizeGitConfig(file: string, force: boolean): string[] | undefined {
-  let read: Buffer;
-  try {
-    read = fs.readFileSync(file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw err; // unreadable (chmod 000): given back to its owner and read again (withOwnerRetry)
-  }
-  const safe = readSafeGitConfig(file);
-  if ('unreadable' in safe) return [safe.unreadable];
+  const read = readOwn(file);
+  if (read === undefined) return [];
+  const safe = safeOrRemoved(file, read);
+  if ('gone' in safe) return [safe.gone];
   const { text, removed } = safe;
   if (removed.length === 0) return [];
   const lock = `${path.resolve(file)}.lock`;
@@ -73,14 +115,10 @@ export function sanitizeGitConfig(file: string, force: boolean): string[] | unde
   }
   let renamed = false;
   try {
-    let now: Buffer | undefined;
-    try {
-      now = fs.readFileSync(file);
-    } catch {
-      now = undefined;
-    }
-    if (!now?.equals(read) && !force) return undefined;
-    if (!now?.equals(read)) return sanitizeAgain(file, fd, lock, () => (renamed = true));
+    const now = readOwn(file);
+    const same = Buffer.isBuffer(now) && Buffer.isBuffer(read) && now.equals(read);
+    if (!same && !force) return undefined;
+    if (!same) return sanitizeAgain(file, now, fd, lock, () => (renamed = true));
     fs.writeSync(fd, text);
     fs.closeSync(fd);
     fd = -1;
@@ -112,9 +150,16 @@ function replaceWithoutLock(file: string, text: string, removed: string[]): stri
 }
 
 /** After the command, the file changed between the read and the lock: read again under the lock. */
-function sanitizeAgain(file: string, fd: number, lock: string, renamed: () => void): string[] {
-  const safe = readSafeGitConfig(file);
-  if ('unreadable' in safe) return [safe.unreadable];
+function sanitizeAgain(
+  file: string,
+  now: Buffer | undefined | 'notOurs',
+  fd: number,
+  lock: string,
+  renamed: () => void,
+): string[] {
+  if (now === undefined) return [];
+  const safe = safeOrRemoved(file, now);
+  if ('gone' in safe) return [safe.gone];
   const { text, removed } = safe;
   if (removed.length === 0) return [];
   fs.writeSync(fd, text);

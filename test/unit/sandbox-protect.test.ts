@@ -203,6 +203,24 @@ test("unit: a stale config.lock and a file in the way of the worker's rewrite ke
   await fs.rm(path.join(proj, 'sub2'), { recursive: true, force: true });
 });
 
+// Q4 (red team q): a new config that is a symlink to a config elsewhere (the project's masked one,
+// another project's in a closed HOME) is removed as a link: the worker neither reads the target nor
+// writes its remote URL (and token) into the project.
+test('unit: a new repository whose config is a symlink: the worker removes the link and copies nothing of the target', async (t) => {
+  if (skip) return t.skip(skip);
+  const target = path.join(root, 'secret-config');
+  const text =
+    '[remote "origin"]\n\turl = https://oauth2:glpat-BAITsecret@example.com/r.git\n[pull]\n\trebase = true\n';
+  await fs.writeFile(target, text);
+  const r = await bash(`git init -q sub3 && rm sub3/.git/config && ln -s ${target} sub3/.git/config; true`);
+  assert.equal(r.data.exitCode, 0, r.data.output);
+  const config = path.join(proj, 'sub3', '.git', 'config');
+  const left = existsSync(config) ? readFileSync(config, 'utf8') : '';
+  assert.doesNotMatch(left, /BAITsecret/, 'the target was copied into the project');
+  assert.equal(readFileSync(target, 'utf8'), text, 'the target is untouched');
+  await fs.rm(path.join(proj, 'sub3'), { recursive: true, force: true });
+});
+
 test('unit: the files the session hooks run are write-denied to sandboxed Bash', async (t) => {
   if (skip) return t.skip(skip);
   const files = [path.join(proj, 'scripts', 'hook.sh'), path.join(proj, 'package.json')];
