@@ -482,6 +482,11 @@ for (const [name, config, plant, run] of [
           // a refused load is not a run
         }
       };
+      try {
+        execFileSync(mise, ['--version'], { cwd: root, env, stdio: 'ignore', timeout: 30_000 });
+      } catch {
+        return t.skip('mise does not start here (R30R_MISE=<the mise binary>)');
+      }
       person(['trust', root]);
       const mark = path.join(marks, `r6-${name.replace(/\W+/g, '-')}`);
       const out = await tool(root, 'dontAsk', 'Bash', { command: plant(mark) });
@@ -753,6 +758,9 @@ test(
     } catch {
       // a failed lock still ran what it ran
     }
+    // Control: uv ran (it writes uv.lock); a shim that cannot start under the bait HOME runs nothing.
+    if (!existsSync(path.join(root, 'uv.lock')) && !existsSync(mark))
+      return t.skip('uv did not run here (a shim? R30R_UV=<the uv binary>)');
     t.diagnostic(`marker: ${read(mark).includes('BAIT-R-person') ? 'holds the person’s secret' : 'absent'}`);
     assert.deepEqual({ ranAgentCode: existsSync(mark) }, { ranAgentCode: false }, read(mark).slice(0, 300));
   },
