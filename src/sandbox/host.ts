@@ -316,6 +316,16 @@ export interface PreparedCommand {
   onHostile(stopCommand: (notice: string) => void): void;
 }
 
+/**
+ * The call's filesystem without the denied paths a symlink in a writable directory leads out of
+ * every writable one now: read-only already, and the runtime's own mount point there raced its
+ * removal (placeholders.ts).
+ */
+function callFilesystem(fsCall: RuntimePlan['call']['filesystem']): RuntimePlan['call']['filesystem'] {
+  const denyWrite = withoutDeniesLedOut(fsCall.denyWrite, fsCall.allowWrite);
+  return denyWrite.length === fsCall.denyWrite.length ? fsCall : { ...fsCall, denyWrite };
+}
+
 async function prepareSandboxedCommand(
   pool: RuntimePool,
   command: string,
@@ -331,11 +341,8 @@ async function prepareSandboxedCommand(
   // This command's placeholders for absent denied paths (empty .bashrc, .mcp.json, .claude…): made
   // here, held while it runs, removed when no running command needs them (src/sandbox/placeholders.ts).
   // Only bubblewrap needs a mount point; macOS's sandbox denies an absent path by rule.
-  // Denied paths a symlink in a writable directory leads out of every writable one now: read-only
-  // already, and the runtime's own mount point there raced its removal (placeholders.ts).
   const fsCall = plan.call.filesystem;
-  const denyWrite = withoutDeniesLedOut(fsCall.denyWrite, fsCall.allowWrite);
-  const filesystem = denyWrite.length === fsCall.denyWrite.length ? fsCall : { ...fsCall, denyWrite };
+  const filesystem = callFilesystem(fsCall);
   const hold = process.platform === 'linux' ? placeholders.hold(filesystem) : undefined;
   // A repository the command creates is undone as it appears, not only after it (liveGuard.ts).
   const guard = protection ? guardWhileRunning(protection) : undefined;
