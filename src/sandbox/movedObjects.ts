@@ -22,6 +22,7 @@ import * as zlib from 'node:zlib';
 import { runHostProcessSync } from '../hostProcess/door';
 import { GIT_GUARD_ENV } from '../hostProcess/git';
 import { removeEntry } from './anchored';
+import { submoduleGitDirs } from './repoConfigTargets';
 
 /** The git directories whose objects a command may have forged, and when it started. */
 export interface ObjectSnapshots {
@@ -48,14 +49,9 @@ const TYPES = new Set(['blob', 'tree', 'commit', 'tag']);
 /** `dirs`' git directories (a `.git` directory, and its submodules' below `modules/`), from now on. */
 export function objectSnapshots(gitDirs: readonly string[]): ObjectSnapshots {
   const out = new Set<string>();
-  const add = (g: string, depth: number) => {
-    if (!fs.lstatSync(g, { throwIfNoEntry: false })?.isDirectory()) return;
-    out.add(g);
-    if (depth >= 3) return;
-    for (const e of readdir(path.join(g, 'modules')))
-      if (e.isDirectory()) add(path.join(g, 'modules', e.name), depth + 1);
-  };
-  for (const g of gitDirs) add(g, 0);
+  for (const g of gitDirs)
+    if (fs.lstatSync(g, { throwIfNoEntry: false })?.isDirectory())
+      for (const d of [g, ...submoduleGitDirs(g)]) out.add(d);
   const since = Date.now() - MARGIN_MS;
   const dirs = new Map<string, string>();
   for (const g of out) {

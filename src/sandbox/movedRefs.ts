@@ -23,7 +23,7 @@ import * as path from 'node:path';
 import { runHostProcessSync } from '../hostProcess/door';
 import { GIT_GUARD_ENV } from '../hostProcess/git';
 import { changedLogs, dropLogLines } from './movedLogs';
-import { repositoryConfigTargets } from './repoConfigTargets';
+import { repositoryConfigTargets, submoduleGitDirs, workTreeOf } from './repoConfigTargets';
 import { readRefFile, readRefState, refNames, resolveName, sameRefFile, type RefFile, type RefState } from './refFiles';
 import { DirectoryMoved, inAnchoredDirectory, removeAnchored } from './anchored';
 
@@ -43,12 +43,17 @@ const screened = new Map<string, boolean>();
 /** The refs of a git directory now (refFiles.ts). */
 export const readRefs = readRefState;
 
-/** The git directories of the working directories (a `.git` directory at a root) and their refs now. */
+/**
+ * The git directories of the working directories (a `.git` directory at a root) and their
+ * submodules' (`.git/modules/<name>`, nested too: the sandbox writes their objects and refs; red
+ * team q, Q18), with their refs now.
+ */
 export function refSnapshots(roots: readonly string[]): RefSnapshots {
   const out: RefSnapshots = new Map();
   for (const r of roots) {
     const g = path.join(r, '.git');
-    if (fs.lstatSync(g, { throwIfNoEntry: false })?.isDirectory()) out.set(g, readRefState(g));
+    if (!fs.lstatSync(g, { throwIfNoEntry: false })?.isDirectory()) continue;
+    for (const d of [g, ...submoduleGitDirs(g)]) out.set(d, readRefState(d));
   }
   return out;
 }
@@ -120,7 +125,7 @@ function carriesGitDirectory(gitDir: string, oid: string): boolean {
  * A linked worktree's import applies them to the commits it brings in (worktree/git/refs.ts, Q7).
  */
 export function hookPathspecs(gitDir: string): string[] {
-  const tree = path.dirname(gitDir);
+  const tree = workTreeOf(gitDir);
   const out = new Set<string>();
   let targets: ReturnType<typeof repositoryConfigTargets>;
   try {
@@ -402,10 +407,10 @@ export function undoCarriedRefs(before: RefSnapshots, rel: (p: string) => string
       }
       const name = m.name.replace(/^packed:/, '');
       const back = was.files.has(m.changed[0]!) || m.changed[0]!.startsWith('packed:') ? 'put back' : 'removed';
-      notes.push(`${rel(path.dirname(gitDir))}: ${name} ${why}; ${ok ? back : 'could not be undone'}`);
+      notes.push(`${rel(workTreeOf(gitDir))}: ${name} ${why}; ${ok ? back : 'could not be undone'}`);
     }
     if (truncated) removeUnknownLoose(gitDir, was);
-    notes.push(...undoCarriedLogs(gitDir, was, now, rel(path.dirname(gitDir)), base));
+    notes.push(...undoCarriedLogs(gitDir, was, now, rel(workTreeOf(gitDir)), base));
   }
   return notes.length > 50 ? [...notes.slice(0, 49), `… and ${notes.length - 49} more refs put back`] : notes;
 }

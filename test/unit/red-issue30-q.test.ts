@@ -611,7 +611,8 @@ test(
 
 test(
   'Q18 (dontAsk): a submodule’s branch moved to a commit carrying a bare repository — the person’s checkout of it and git status below runs no fsmonitor',
-  hole('Q18: the ref screen does not read .git/modules/<name> (submodules’ refs)'),
+  // Closed by gitq (refSnapshots reads the submodules' git directories); failed on main 4e4631d.
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const lib = project((r) => writeFileSync(path.join(r, 'README'), 'lib\n'));
