@@ -327,6 +327,33 @@ function removeUnknownLoose(gitDir: string, was: RefState, rel = 'refs'): void {
   for (const name of below) removeUnknownLoose(gitDir, was, name);
 }
 
+/**
+ * A packed-refs the screen could not read (over its bound, or unreadable: red team q, Q19) that the
+ * command wrote or changed: put back as it was before (removed when there was none), or — the
+ * person's own was not read either, so there is nothing to put back — moved aside under a name git
+ * does not read, and named. `now` is made to hold what is there afterwards.
+ */
+function undoUnreadPacked(gitDir: string, was: RefState, now: RefState, where: string): string | undefined {
+  if (now.packedUnread === undefined && was.packedUnread === undefined) return undefined;
+  if (now.packedUnread === was.packedUnread) return undefined; // the person's, untouched
+  if (was.packedUnread === undefined) {
+    const link = was.files.get('packed-refs');
+    const ok = link ? putBack(gitDir, was, 'packed-refs') : putBack(gitDir, was, 'packed:');
+    Object.assign(now, { packed: was.packed, packedText: was.packedText, packedUnread: undefined });
+    return `${where}: a packed-refs too big to screen (or unreadable) the command wrote; ${ok ? (was.packedText === undefined ? 'removed' : 'put back') : 'could not be undone'}`;
+  }
+  if (now.packedText === undefined && now.packedUnread === undefined) return undefined; // removed: hides refs, carries none
+  const aside = `packed-refs.da-unscreened-${randomBytes(6).toString('hex')}`;
+  let ok = true;
+  try {
+    retried(() => inAnchoredDirectory(gitDir, (at) => fs.renameSync(at('packed-refs'), at(aside))));
+  } catch {
+    ok = false;
+  }
+  Object.assign(now, { packed: new Map<string, string[]>(), packedText: undefined, packedUnread: undefined });
+  return `${where}: the command changed a packed-refs too big to screen (or unreadable), so its refs could not be compared with what was there; ${ok ? `moved aside to .git/${aside} (its refs are unscreened: read it before you put it back)` : 'could not be undone'}`;
+}
+
 const HOSTILE = '-';
 
 /** What a `moving from`/`to` word of a reflog line leads to: an object id, nothing to screen, or HOSTILE. */
@@ -392,6 +419,8 @@ export function undoCarriedRefs(before: RefSnapshots, rel: (p: string) => string
   for (const [gitDir, was] of before) {
     if (!fs.lstatSync(gitDir, { throwIfNoEntry: false })?.isDirectory()) continue;
     const now = readRefState(gitDir);
+    const packedNote = undoUnreadPacked(gitDir, was, now, rel(workTreeOf(gitDir)));
+    if (packedNote) notes.push(packedNote);
     const truncated = now.truncated && !was.truncated;
     const moved = movedNames(was, now);
     const base = resolveName(was, 'HEAD').oids[0];
