@@ -23,7 +23,7 @@ import * as path from 'node:path';
 import { runHostProcessSync } from '../hostProcess/door';
 import { GIT_GUARD_ENV } from '../hostProcess/git';
 import { changedLogs, dropLogLines } from './movedLogs';
-import { repositoryConfigTargets, submoduleGitDirs, workTreeOf } from './repoConfigTargets';
+import { commonDirOf, repositoryConfigTargets, submoduleGitDirs, workTreeOf } from './repoConfigTargets';
 import { readRefFile, readRefState, refNames, resolveName, sameRefFile, type RefFile, type RefState } from './refFiles';
 import { DirectoryMoved, inAnchoredDirectory, removeAnchored } from './anchored';
 
@@ -407,6 +407,31 @@ function undoCarriedLogs(gitDir: string, was: RefState, now: RefState, where: st
     notes.push(`${where}: ${log.name}: ${what}; ${ok ? 'taken out' : 'could not be undone'}`);
   }
   return notes;
+}
+
+/**
+ * The screen of a rebase or cherry-pick todo's commit words (sequencerState.ts; red team q, Q10's
+ * remainder): a word leads, as the sequencer reads it (`refs/rewritten/<word>`, then the word), to a
+ * commit carrying a git directory or changing the hooks against the HEAD the command started from —
+ * or to nothing yet while it looks like an abbreviated object id (a later command could write it).
+ * Run in the repository's common directory (its hooks, its objects).
+ */
+export function todoScreen(before: RefSnapshots): (gitDir: string, word: string) => boolean {
+  return (gitDir, word) => {
+    if (word.startsWith('-')) return true;
+    const common = commonDirOf(gitDir);
+    const was = before.get(common);
+    const base = was ? resolveName(was, 'HEAD').oids[0] : undefined;
+    let found = false;
+    for (const w of [`refs/rewritten/${word}`, word]) {
+      const r = git(gitDir, ['rev-parse', '--verify', '-q', `${w}^{commit}`]);
+      const oid = r.stdout.trim().toLowerCase();
+      if (r.code !== 0 || !/^[0-9a-f]{40,64}$/.test(oid)) continue;
+      found = true;
+      if (carriesGitDirectory(common, oid) || carriesHooks(common, oid, base, hookPathspecs(common))) return true;
+    }
+    return !found && /^[0-9a-f]{4,}$/i.test(word);
+  };
 }
 
 /**
