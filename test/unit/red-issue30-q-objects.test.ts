@@ -156,6 +156,32 @@ test('Q1 (dontAsk, ahead of the person): an object planted under the id of a hoo
   assert.deepEqual({ hookRan: existsSync(mark) }, { hookRan: false }, read(mark).slice(0, 300));
 });
 
+// Q1's remainder (gitq): the object is not forged in the repository's own objects but in a directory
+// the session writes elsewhere (`build/objs`), which `objects/info/alternates` then names; the
+// person's loose object of that id is removed, so git reads the agent's. Failed on main 4e4631d.
+test('Q1 (dontAsk, alternates): objects/info/alternates pointed at objects the session wrote elsewhere — the person’s git worktree add + git commit there runs nothing of the agent’s', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = project((r) => exe(path.join(r, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n'));
+  git(root, 'config', 'core.hooksPath', '.githooks');
+  const mark = path.join(marks, 'q1a');
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: [
+      'set -e',
+      'h=$(git rev-parse HEAD:.githooks/pre-commit)',
+      objectPath,
+      'rm -f "$o"',
+      'alt="$PWD/build/objs"',
+      'o="$alt/${h:0:2}/${h:2}"',
+      writeLoose('blob', `${JSON.stringify(`#!/bin/sh\nenv > ${mark}\nexit 0\n`)}.encode()`),
+      'echo "$alt" > "$(git rev-parse --git-path objects)/info/alternates"',
+      'git cat-file -p "$h"; echo swapped',
+    ].join('\n'),
+  });
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 600)}`);
+  personFeatureCommit(root, 'q1a');
+  assert.deepEqual({ hookRan: existsSync(mark) }, { hookRan: false }, read(mark).slice(0, 300));
+});
+
 test('Q1 guard: the agent’s own commit, gc and repack in the sandbox are left alone (nothing removed, fsck clean)', async (t) => {
   if (skip) return t.skip(skip);
   const root = project();
