@@ -21,7 +21,7 @@ import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { runHostProcessSync } from '../hostProcess/door';
 import { GIT_GUARD_ENV } from '../hostProcess/git';
-import { anchoredFile, removeAnchored, removeEntry } from './anchored';
+import { anchoredFile, inAnchoredDirectory, removeAnchored, removeTree } from './anchored';
 import { submoduleGitDirs } from './repoConfigTargets';
 
 /** The git directories whose objects a command may have forged, and when it started. */
@@ -35,6 +35,8 @@ export interface ObjectSnapshots {
   dirs: Map<string, string>;
   /** Epoch ms, less a margin: the file system's clock is coarser than Date.now(). */
   since: number;
+  /** Each git directory's `objects` when it was a symbolic link at the start (its target): the person's own. */
+  links?: Map<string, string>;
   /**
    * Each git directory's `objects/info/alternates` when the command started (undefined: none; null:
    * no regular file or too big) and the object directories it named then (Q1's remainder).
@@ -60,8 +62,11 @@ export function objectSnapshots(gitDirs: readonly string[]): ObjectSnapshots {
   const since = Date.now() - MARGIN_MS;
   const dirs = new Map<string, string>();
   const alternates = new Map<string, { text: string | undefined | null; dirs: string[] }>();
+  const links = new Map<string, string>();
   for (const g of out) {
     const objects = path.join(g, 'objects');
+    const st = fs.lstatSync(objects, { throwIfNoEntry: false });
+    if (st?.isSymbolicLink()) links.set(g, fs.readlinkSync(objects));
     const alt = { text: readAlternates(objects), dirs: alternateDirs(objects) };
     alternates.set(g, alt);
     for (const o of [objects, ...alt.dirs])
@@ -70,7 +75,7 @@ export function objectSnapshots(gitDirs: readonly string[]): ObjectSnapshots {
         if (id) dirs.set(d, id);
       }
   }
-  return { gitDirs: [...out], since, dirs, alternates };
+  return { gitDirs: [...out], since, dirs, alternates, links };
 }
 
 /** An alternates file bigger than this is not read (git's own lines are paths). */
@@ -102,7 +107,12 @@ function alternateDirs(objects: string, depth = 0, seen = new Set<string>()): st
   for (const line of text.split('\n')) {
     const l = line.trim();
     if (l === '' || l.startsWith('#') || l.startsWith('"')) continue;
-    const d = path.resolve(objects, l);
+    let d: string;
+    try {
+      d = fs.realpathSync(path.resolve(objects, l)); // the person's: removals go through its real directories
+    } catch {
+      continue;
+    }
     if (seen.has(d) || !fs.statSync(d, { throwIfNoEntry: false })?.isDirectory()) continue;
     seen.add(d);
     out.push(d, ...alternateDirs(d, depth + 1, seen));
@@ -124,7 +134,7 @@ function undoAlternates(gitDir: string, was: { text: string | undefined | null }
   const p = path.join(objects, 'info', 'alternates');
   try {
     if (typeof was.text !== 'string') {
-      if (now !== undefined) removeEntry(p);
+      if (now !== undefined) removeTree(p);
       return true;
     }
     const text = was.text;
@@ -296,6 +306,34 @@ function screenGraphs(gitDir: string, info: string, pass: Pass, whole: boolean):
   if (links || left <= 0 || gitRun(gitDir, ['commit-graph', 'verify'], left).code !== 0) pass.bad.push(...files);
 }
 
+/**
+ * `objects` made a symbolic link by the command (S1): git would read objects wherever it leads. The
+ * link is removed (its target is never read) and the directory that was there put back when the
+ * command only renamed it inside the git directory (found by its device and inode). A note, or
+ * undefined when `objects` is no new link.
+ */
+function undoObjectsLink(snap: ObjectSnapshots, gitDir: string): string | undefined {
+  const objects = path.join(gitDir, 'objects');
+  const st = fs.lstatSync(objects, { throwIfNoEntry: false });
+  if (!st?.isSymbolicLink() || snap.links?.get(gitDir) === fs.readlinkSync(objects)) return undefined;
+  const was = snap.dirs.get(objects);
+  try {
+    return inAnchoredDirectory(gitDir, (at) => {
+      fs.unlinkSync(at('objects'));
+      for (const e of fs.readdirSync(at(''))) {
+        const s = fs.lstatSync(at(e));
+        if (s.isDirectory() && `${s.dev}:${s.ino}` === was) {
+          fs.renameSync(at(e), at('objects'));
+          return `objects was a symbolic link the command made (git would read objects wherever it leads): removed, and ${e} put back as objects`;
+        }
+      }
+      return 'objects was a symbolic link the command made (git would read objects wherever it leads): removed';
+    });
+  } catch {
+    return 'objects is a symbolic link the command made (git would read objects wherever it leads); could not be undone';
+  }
+}
+
 /** One objects directory (the repository's, or an alternate's): what the command wrote in it, screened. */
 function screenObjects(gitDir: string, objects: string, snap: ObjectSnapshots, pass: Pass, all: boolean): void {
   for (const e of readdir(objects)) {
@@ -323,7 +361,12 @@ export function undoForgedObjects(snap: ObjectSnapshots, rel: (p: string) => str
   let total = 0;
   for (const gitDir of snap.gitDirs) {
     const objects = path.join(gitDir, 'objects');
-    if (!fs.statSync(objects, { throwIfNoEntry: false })?.isDirectory()) continue;
+    // Never read or remove through a link (red team s, S1: `objects` led to the person's HOME, and
+    // the screen removed their dotfile links there as the command's objects).
+    if (!fs.lstatSync(gitDir, { throwIfNoEntry: false })?.isDirectory()) continue;
+    const linked = undoObjectsLink(snap, gitDir);
+    if (linked) notes.push(`${rel(gitDir)}: ${linked}`);
+    if (!fs.lstatSync(objects, { throwIfNoEntry: false })?.isDirectory()) continue;
     const alt = snap.alternates?.get(gitDir);
     const altBack = alt ? undoAlternates(gitDir, alt) : undefined;
     if (altBack !== undefined)
@@ -346,7 +389,7 @@ export function undoForgedObjects(snap: ObjectSnapshots, rel: (p: string) => str
     let failed = 0;
     for (const p of gone) {
       try {
-        removeEntry(p);
+        removeTree(p); // through the directories the screen read, never a link (red team s, S1)
       } catch {
         failed++;
       }

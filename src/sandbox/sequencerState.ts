@@ -16,7 +16,7 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { anchoredFile, removeEntry } from './anchored';
+import { anchoredFile, removeTree } from './anchored';
 
 const TODO = path.join('rebase-merge', 'git-rebase-todo');
 const PICKS = path.join('sequencer', 'todo');
@@ -174,11 +174,11 @@ export function undoTodoExecs(
 
 function drop(p: string): boolean {
   try {
-    removeEntry(p);
+    removeTree(p);
     return true;
   } catch {
     try {
-      removeEntry(path.dirname(p)); // the state directory itself (a link, out of reach)
+      removeTree(path.dirname(p)); // the state directory itself (out of reach)
       return true;
     } catch {
       return false;

@@ -14,9 +14,11 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   realpathSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -257,4 +259,45 @@ test('Q10 guard: the agent’s own interactive rebase stopped at `edit` keeps it
   assert.equal(read(path.join(root, '.git', 'rebase-merge', 'git-rebase-todo')).match(/^pick /gm)?.length, 2);
   git(root, 'rebase', '--continue');
   assert.equal(git(root, 'log', '--format=%s', '-1').trim(), 'agent 3');
+});
+
+// Red team s, S1 (gitq): the object screen read and removed THROUGH a `.git/objects` the command
+// made a symbolic link (to the person's `~/.local/bin`, or HOME through a repository the agent made):
+// every symlink there was "a non-object in objects/" and went. Failed on main 4e4631d (all three
+// links removed). Now the link is removed, never followed, and the renamed directory put back.
+const personLinks = (dir: string): string[] => {
+  const store = path.join(base, `dotfiles-${++seq}`);
+  mkdirSync(store, { recursive: true });
+  mkdirSync(dir, { recursive: true });
+  for (const n of ['.bashrc', '.gitconfig', 'tool']) {
+    writeFileSync(path.join(store, n), `# the person's ${n}\n`);
+    symlinkSync(path.join(store, n), path.join(dir, n));
+  }
+  return readdirSync(dir).sort();
+};
+
+test('S1 (dontAsk): .git/objects swapped for a link to a directory of the person’s — nothing there is removed, the objects come back', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = project();
+  const victim = path.join(home, '.local', 'bin');
+  const had = personLinks(victim);
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: `mv .git/objects .git/objects.old && ln -s ${victim} .git/objects && echo swapped`,
+  });
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 600)}`);
+  assert.deepEqual(readdirSync(victim).sort(), had, 'the person’s links outside the project');
+  git(root, 'fsck', '--no-progress');
+});
+
+test('S1 (dontAsk, a repository the agent made): sub/.git/objects led to HOME — the person’s links in HOME stay', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = project();
+  const victim = path.join(home, `s1-${seq}`);
+  const had = personLinks(victim);
+  await tool(root, 'dontAsk', 'Bash', { command: 'git init -q sub && echo made' });
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: `mv sub/.git/objects sub/.git/o && ln -s ${victim} sub/.git/objects && echo swapped`,
+  });
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 600)}`);
+  assert.deepEqual(readdirSync(victim).sort(), had, 'the person’s links');
 });
