@@ -17,18 +17,15 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { anchoredFile, removeTree } from './anchored';
+import { sequencerDirs, stateSnapshots, undoStateFiles, type TodoWordScreen } from './sequencerOptions';
+
+export type { TodoWordScreen } from './sequencerOptions';
 
 const TODO = path.join('rebase-merge', 'git-rebase-todo');
 const PICKS = path.join('sequencer', 'todo');
 /** A todo bigger than this is not read: removed when the command wrote it. */
 const MAX_TODO = 4 << 20;
 const EXEC = /^[ \t]*(exec|x)([ \t]|$)/i;
-
-/**
- * Does a word of a todo line (a commit, or a label as the sequencer reads it) lead to a commit whose
- * pick would bring a git directory or a hook in, for the repository of `gitDir`?
- */
-export type TodoWordScreen = (gitDir: string, word: string) => boolean;
 
 /** The commits or labels a todo line names, as git's sequencer parses it (parse_insn_line). */
 export function todoLineWords(line: string): string[] {
@@ -47,24 +44,15 @@ export function todoLineWords(line: string): string[] {
   return [];
 }
 
-/** Each todo (by path) as it was when the command started; undefined when there was none. */
-export type TodoSnapshots = Map<string, string | undefined>;
+/**
+ * Each todo (by path) as it was when the command started, undefined when there was none; and the
+ * other state files sequencerOptions.ts screens (null: no regular file or too big).
+ */
+export type TodoSnapshots = Map<string, string | undefined | null>;
 
 /** The todo paths of `gitDirs` (and of their linked worktrees' own git directories). */
 function todoPaths(gitDirs: readonly string[]): string[] {
-  const out: string[] = [];
-  for (const g of gitDirs) {
-    out.push(path.join(g, TODO), path.join(g, PICKS));
-    let wts: fs.Dirent[] = [];
-    try {
-      wts = fs.readdirSync(path.join(g, 'worktrees'), { withFileTypes: true });
-    } catch {
-      // none
-    }
-    for (const w of wts)
-      if (w.isDirectory()) out.push(path.join(g, 'worktrees', w.name, TODO), path.join(g, 'worktrees', w.name, PICKS));
-  }
-  return out;
+  return sequencerDirs(gitDirs).flatMap((g) => [path.join(g, TODO), path.join(g, PICKS)]);
 }
 
 function readTodo(p: string): string | undefined | null {
@@ -85,7 +73,7 @@ function readTodo(p: string): string | undefined | null {
 
 /** The todos of `gitDirs` now (before a command). */
 export function todoSnapshots(gitDirs: readonly string[]): TodoSnapshots {
-  const out: TodoSnapshots = new Map();
+  const out: TodoSnapshots = stateSnapshots(gitDirs);
   for (const p of todoPaths(gitDirs)) {
     const t = readTodo(p);
     out.set(p, t ?? undefined);
@@ -137,7 +125,7 @@ export function undoTodoExecs(
   const notes: string[] = [];
   for (const p of todoPaths(gitDirs)) {
     const now = readTodo(p);
-    const was = before.get(p);
+    const was = before.get(p) ?? undefined;
     if (now === undefined || now === was) continue;
     const where = rel(p);
     if (now === null) {
@@ -169,6 +157,8 @@ export function undoTodoExecs(
       `${where}: ${what} the command left in a todo (the person's \`git rebase --continue\` or \`cherry-pick --continue\` would run them); ${ok ? 'taken out' : 'could not be undone'}`,
     );
   }
+  // The strategy and the commits the operation goes back to (red team s, S6).
+  notes.push(...undoStateFiles(before, gitDirs, rel, screen));
   return notes;
 }
 

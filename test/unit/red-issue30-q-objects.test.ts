@@ -301,3 +301,82 @@ test('S1 (dontAsk, a repository the agent made): sub/.git/objects led to HOME �
   t.diagnostic(`${out.status}: ${out.text.slice(0, 600)}`);
   assert.deepEqual(readdirSync(victim).sort(), had, 'the person’s links');
 });
+
+// Red team s, S6 (gitq): git runs a merge strategy that is not its own as `git-merge-<name>`, a name
+// with `/` as a path from the work tree's top; a stopped rebase reads it from `rebase-merge/strategy`,
+// a cherry-pick from `sequencer/opts`. And (gitq) `--abort` resets the person's branch and work tree
+// to `rebase-merge/orig-head`. Each failed on main 4e4631d (the marker written by the person's git).
+const strategyPlant = (mark: string) =>
+  `mkdir -p git-merge- && printf '#!/bin/sh\\nenv > ${mark}\\nexit 0\\n' > lint.sh && chmod +x lint.sh`;
+
+function withCommits(count: number): string {
+  const root = project();
+  for (let i = 1; i <= count; i++) {
+    writeFileSync(path.join(root, `c${i}`), `c${i}\n`);
+    git(root, 'add', `c${i}`);
+    git(root, 'commit', '-qm', `c${i}`);
+  }
+  return root;
+}
+
+test('S6 (dontAsk, rebase): rebase-merge/strategy = /../lint.sh in a stopped rebase — the person’s git rebase --continue runs nothing of the agent’s', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = withCommits(3);
+  const mark = path.join(marks, 's6r');
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: [
+      `GIT_SEQUENCE_EDITOR='f() { printf "break\\npick %s c3\\npick %s c2\\n" $(git rev-parse --short HEAD) $(git rev-parse --short HEAD~1) > "$1"; }; f' git -c user.name=a -c user.email=a@x rebase -i HEAD~2 2>&1 | tail -1`,
+      strategyPlant(mark),
+      "echo '/../lint.sh' > .git/rebase-merge/strategy",
+    ].join('\n'),
+  });
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 500)}`);
+  personGit(root, 'rebase', '--continue');
+  assert.deepEqual({ ran: read(mark).includes('BAIT-Q-person') }, { ran: false }, read(mark).slice(0, 200));
+});
+
+test('S6 (dontAsk, cherry-pick): options.strategy in sequencer/opts of a stopped cherry-pick — the person’s git cherry-pick --continue runs nothing of the agent’s', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = withCommits(4);
+  git(root, 'checkout', '-q', '-b', 'side', 'HEAD~3');
+  writeFileSync(path.join(root, 'c3'), 'side\n');
+  git(root, 'add', 'c3');
+  git(root, 'commit', '-qm', 'side c3');
+  const mark = path.join(marks, 's6c');
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: [
+      'git -c user.name=a -c user.email=a@x cherry-pick main~1 main 2>&1 | tail -1',
+      strategyPlant(mark),
+      "printf '[options]\\n\\tstrategy = /../lint.sh\\n' >> .git/sequencer/opts",
+    ].join('\n'),
+  });
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 500)}`);
+  writeFileSync(path.join(root, 'c3'), 'both\n');
+  personGit(root, 'add', 'c3');
+  personGit(root, 'cherry-pick', '--continue');
+  assert.deepEqual({ ran: read(mark).includes('BAIT-Q-person') }, { ran: false }, read(mark).slice(0, 200));
+});
+
+test('Q10 (dontAsk, orig-head): a stopped rebase whose orig-head is P1’s commit — the person’s git rebase --abort and next commit run nothing of the agent’s', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = project((r) => exe(path.join(r, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n'));
+  git(root, 'config', 'core.hooksPath', '.githooks');
+  const mark = path.join(marks, 'q10o');
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: [
+      'set -e',
+      'export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x',
+      `b=$(printf '%s' '#!/bin/sh\nenv > ${mark}\nexit 0\n' | git hash-object -w --stdin)`,
+      'c=$(GIT_INDEX_FILE="${TMPDIR:-/tmp}/q10o-idx-$$" sh -c \'git read-tree HEAD && git update-index --add --cacheinfo "100755,$0,.githooks/pre-commit" && git commit-tree "$(git write-tree)" -p HEAD -m tidy\' "$b")',
+      `GIT_SEQUENCE_EDITOR="f() { printf 'break\\\\n' > \\"\\$1\\"; }; f" git rebase -i HEAD 2>&1 || true`,
+      'echo "$c" > .git/rebase-merge/orig-head',
+      'git status | head -3',
+    ].join('\n'),
+  });
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 700)}`);
+  personGit(root, 'rebase', '--abort');
+  writeFileSync(path.join(root, 'src', 'app', 'b.txt'), 'b\n');
+  personGit(root, 'add', 'src');
+  personGit(root, 'commit', '-qm', 'person work');
+  assert.deepEqual({ hookRan: existsSync(mark) }, { hookRan: false }, read(mark).slice(0, 300));
+});
