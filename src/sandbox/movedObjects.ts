@@ -21,7 +21,7 @@ import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { runHostProcessSync } from '../hostProcess/door';
 import { GIT_GUARD_ENV } from '../hostProcess/git';
-import { anchoredFile, inAnchoredDirectory, removeAnchored, removeTree } from './anchored';
+import { anchoredFile, removeAnchored, removeTree, undoDirectoryLink } from './anchored';
 import { submoduleGitDirs } from './repoConfigTargets';
 
 /** The git directories whose objects a command may have forged, and when it started. */
@@ -316,21 +316,12 @@ function undoObjectsLink(snap: ObjectSnapshots, gitDir: string): string | undefi
   const objects = path.join(gitDir, 'objects');
   const st = fs.lstatSync(objects, { throwIfNoEntry: false });
   if (!st?.isSymbolicLink() || snap.links?.get(gitDir) === fs.readlinkSync(objects)) return undefined;
-  const was = snap.dirs.get(objects);
+  const what = 'objects was a symbolic link the command made (git would read objects wherever it leads)';
   try {
-    return inAnchoredDirectory(gitDir, (at) => {
-      fs.unlinkSync(at('objects'));
-      for (const e of fs.readdirSync(at(''))) {
-        const s = fs.lstatSync(at(e));
-        if (s.isDirectory() && `${s.dev}:${s.ino}` === was) {
-          fs.renameSync(at(e), at('objects'));
-          return `objects was a symbolic link the command made (git would read objects wherever it leads): removed, and ${e} put back as objects`;
-        }
-      }
-      return 'objects was a symbolic link the command made (git would read objects wherever it leads): removed';
-    });
+    const done = undoDirectoryLink(gitDir, 'objects', snap.dirs.get(objects));
+    return done && `${what}: ${done}`;
   } catch {
-    return 'objects is a symbolic link the command made (git would read objects wherever it leads); could not be undone';
+    return `${what}; could not be undone`;
   }
 }
 

@@ -22,7 +22,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runHostProcessSync } from '../hostProcess/door';
 import { GIT_GUARD_ENV } from '../hostProcess/git';
-import { changedLogs, dropLogLines } from './movedLogs';
+import { changedLogs, dropLogLines, undoLogsLink } from './movedLogs';
 import { commonDirOf, repositoryConfigTargets, submoduleGitDirs, workTreeOf } from './repoConfigTargets';
 import { readRefFile, readRefState, refNames, resolveName, sameRefFile, type RefFile, type RefState } from './refFiles';
 import { DirectoryMoved, inAnchoredDirectory, removeAnchored } from './anchored';
@@ -443,6 +443,8 @@ export function undoCarriedRefs(before: RefSnapshots, rel: (p: string) => string
   const notes: string[] = [];
   for (const [gitDir, was] of before) {
     if (!fs.lstatSync(gitDir, { throwIfNoEntry: false })?.isDirectory()) continue;
+    const logsNote = undoLogsLink(gitDir, was.logsDir, rel(workTreeOf(gitDir)));
+    if (logsNote) notes.push(logsNote);
     const now = readRefState(gitDir);
     const packedNote = undoUnreadPacked(gitDir, was, now, rel(workTreeOf(gitDir)));
     if (packedNote) notes.push(packedNote);

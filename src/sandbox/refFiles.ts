@@ -12,7 +12,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readdirOwned } from './anchored';
-import { readLogs, type LogFile } from './movedLogs';
+import { logsIdentity, readLogs, type LogFile } from './movedLogs';
 
 /** One ref file: its text (bounded), or a symbolic link with its target. */
 export type RefFile = { kind: 'file'; text: string } | { kind: 'link'; target: string };
@@ -33,6 +33,8 @@ export interface RefState {
   truncated: boolean;
   /** The reflogs (movedLogs.ts, N3d). */
   logs?: Map<string, LogFile>;
+  /** `logs` itself: `device:inode` of the directory, or `link:<target>` (red team s, S7). */
+  logsDir?: string;
 }
 
 /** Bytes of packed-refs read after a command (64 MiB: about a million refs); more is not read (Q19). */
@@ -218,6 +220,7 @@ export function readRefState(gitDir: string): RefState {
     }
   }
   state.logs = readLogs(gitDir);
+  state.logsDir = logsIdentity(gitDir);
   return state;
 }
 
