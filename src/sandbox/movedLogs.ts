@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { anchoredFile, removeAnchored, undoDirectoryLink } from './anchored';
+import { anchoredFile, readdirOwned, removeAnchored, undoDirectoryLink } from './anchored';
 
 /** A reflog as the snapshot holds it: its identity and every name its lines give. */
 export interface LogFile {
@@ -67,8 +67,12 @@ export function readLogs(gitDir: string): Map<string, LogFile> {
   const walk = (rel: string) => {
     let entries: fs.Dirent[];
     try {
-      entries = fs.readdirSync(path.join(gitDir, rel), { withFileTypes: true });
-    } catch {
+      entries = readdirOwned(path.join(gitDir, rel));
+    } catch (err) {
+      // Not listable even by its owner (red team s, S4): the directory is taken as one the command changed.
+      const st = fs.lstatSync(path.join(gitDir, rel), { throwIfNoEntry: false });
+      if (st && (err as NodeJS.ErrnoException).code !== 'ENOENT')
+        out.set(rel, { ino: -1, size: 0, ctimeMs: st.ctimeMs });
       return;
     }
     for (const e of entries) {

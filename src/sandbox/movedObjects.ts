@@ -21,7 +21,7 @@ import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { runHostProcessSync } from '../hostProcess/door';
 import { GIT_GUARD_ENV } from '../hostProcess/git';
-import { anchoredFile, removeAnchored, removeTree, undoDirectoryLink } from './anchored';
+import { anchoredFile, readdirOwned, removeAnchored, removeTree, undoDirectoryLink } from './anchored';
 import { submoduleGitDirs } from './repoConfigTargets';
 
 /** The git directories whose objects a command may have forged, and when it started. */
@@ -156,9 +156,13 @@ function identity(p: string): string | undefined {
   return st ? `${st.dev}:${st.ino}` : undefined;
 }
 
+/**
+ * A directory's entries; one the command made unreadable (chmod 311) given back to its owner first
+ * (red team s, S4: git opens a loose object by its name and read what the screen could not list).
+ */
 function readdir(p: string): fs.Dirent[] {
   try {
-    return fs.readdirSync(p, { withFileTypes: true });
+    return readdirOwned(p);
   } catch {
     return [];
   }
@@ -228,7 +232,16 @@ interface Pass {
 
 /** The loose objects of one `objects/xx` directory the command wrote: each hashed against its name. */
 function screenFanout(dir: string, fan: string, pass: Pass, whole: boolean): void {
-  for (const e of readdir(dir)) {
+  let entries: fs.Dirent[];
+  try {
+    entries = readdirOwned(dir);
+  } catch {
+    // Not listable even by its owner: what the command wrote there cannot be told apart (S4).
+    const st = fs.lstatSync(dir, { throwIfNoEntry: false });
+    if (st && (whole || fresh(st, pass.since))) pass.bad.push(dir);
+    return;
+  }
+  for (const e of entries) {
     const p = path.join(dir, e.name);
     const st = fs.lstatSync(p, { throwIfNoEntry: false });
     if (!st || (!whole && !fresh(st, pass.since))) continue;

@@ -200,7 +200,9 @@ export function readRefState(gitDir: string): RefState {
   else walk(gitDir, 'refs', state, { n: 0 });
   let names: string[] = [];
   try {
-    names = fs.readdirSync(gitDir).filter((n) => PSEUDOREF.test(n));
+    names = readdirOwned(gitDir)
+      .map((e) => e.name)
+      .filter((n) => PSEUDOREF.test(n));
   } catch {
     // gone
   }

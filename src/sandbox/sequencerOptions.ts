@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { formatGitConfig, parseGitConfig } from '../hostProcess/gitConfigText';
-import { anchoredFile, removeTree } from './anchored';
+import { anchoredFile, readdirOwned, removeTree } from './anchored';
 
 /**
  * Does a word of a todo line (a commit, or a label as the sequencer reads it) lead to a commit whose
@@ -45,7 +45,7 @@ export function sequencerDirs(gitDirs: readonly string[]): string[] {
     out.push(g);
     let wts: fs.Dirent[] = [];
     try {
-      wts = fs.readdirSync(path.join(g, 'worktrees'), { withFileTypes: true });
+      wts = readdirOwned(path.join(g, 'worktrees'));
     } catch {
       // none
     }
