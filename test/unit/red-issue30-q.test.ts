@@ -647,6 +647,22 @@ test(
   },
 );
 
+test('Q18 (dontAsk, P1 in a submodule): a submodule branch moved to a commit adding a hook to the submodule’s own .githooks — the person’s checkout of it runs nothing of the agent’s', async (t) => {
+  if (skip) return t.skip(skip);
+  const lib = project((r) => exe(path.join(r, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n'));
+  const root = project();
+  git(root, '-c', 'protocol.file.allow=always', 'submodule', '-q', 'add', lib, 'lib');
+  git(root, 'commit', '-qm', 'add lib');
+  git(path.join(root, 'lib'), 'config', 'core.hooksPath', '.githooks');
+  const mark = path.join(marks, 'q18p');
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: ['cd lib', ...p1Commit(mark), 'git update-ref refs/heads/agent-fix "$c"', 'echo planted'].join('\n'),
+  });
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 400)}`);
+  personGit(path.join(root, 'lib'), 'checkout', '-q', 'agent-fix');
+  assert.deepEqual({ hookRan: existsSync(mark) }, { hookRan: false }, read(mark).slice(0, 200));
+});
+
 // ---------------------------------------------------------------------------------------------------
 // Q19: the ref screen reads `.git/packed-refs` whole into one string (refFiles.ts readPacked:
 // `readFileSync(p, 'latin1')`) and, when that throws, takes the repository as having NO packed refs.
