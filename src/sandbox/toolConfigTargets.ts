@@ -277,7 +277,7 @@ export function toolConfigTargets(roots: readonly string[], found: Iterable<stri
 export function toolConfigWriteRefusal(abs: string, after: string): string | undefined {
   const name = path.basename(abs).toLowerCase();
   if (PYTHON_VERSION_FILES.includes(name) && after.split('\n').some(pathRequest))
-    return `Refused to write ${abs}: a ${name} naming a path makes the person's uv run that program as their Python (docs/security.md "What the person's environment tools load"); write a version (3.12) or leave it to the person.`;
+    return `Refused to write ${abs}: a ${name} naming a path makes the person's uv run that program as their Python (docs/security.md, surface "what the person's environment tools load"); write a version (3.12) or leave it to the person.`;
   const roots = [path.parse(abs).root];
   for (let d = path.dirname(abs); ; d = path.dirname(d)) {
     for (const config of configsIn(d)) {
@@ -288,7 +288,7 @@ export function toolConfigWriteRefusal(abs: string, after: string): string | und
           ? `puts its directory on the person's PATH, and ${path.basename(abs)} is the name of one of their programs`
           : undefined;
       if (why)
-        return `Refused to write ${abs}: the person's ${config} ${why}; it is protected in every permission mode (docs/security.md "What the person's environment tools load"). Leave it to the person.`;
+        return `Refused to write ${abs}: the person's ${config} ${why}; it is protected in every permission mode (docs/security.md, surface "what the person's environment tools load"). Leave it to the person.`;
     }
     if (path.dirname(d) === d) return undefined;
   }
