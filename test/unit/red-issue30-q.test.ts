@@ -245,7 +245,8 @@ for (const [label, hookLine, plant] of [
 ] as const) {
   test(
     `Q5 (dontAsk, the hook runs \`${label}\`): the agent's ${plant} scripts.lint does not run at the person's git commit`,
-    hole('Q5: hookPackageRuns protects only package.json files at and above the hook’s directory'),
+    // Closed: the directory option and a run in every workspace are read (hookPackageRuns.ts); failed before.
+    {},
     async (t) => {
       if (skip) return t.skip(skip);
       const root = project((r) => {
@@ -622,7 +623,7 @@ test(
 // `web/Makefile`, not the hook directory's (commandFiles.ts `make` → `Makefile` in the cwd).
 test(
   'Q5 (dontAsk, the hook runs `make -C web lint`): the agent’s web/Makefile does not run at the person’s git commit',
-  hole('Q5: a runner’s directory option (-C, --prefix, --cwd) is not read'),
+  // Closed: the task file a hook's make reads (its -C directory's, or -f's) is protected; failed before.
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project((r) => {
