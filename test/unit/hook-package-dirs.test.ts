@@ -44,6 +44,7 @@ test('Q5: a directory option names the package.json whose scripts the hook runs'
     'pnpm -C web lint',
     'pnpm --dir=web run lint',
     'bun --cwd web run lint',
+    'pushd web && npm run lint',
   ]) {
     const d = repo(line);
     assert.ok(scriptsAt(d, 'web/package.json').includes('lint'), line);
