@@ -5,9 +5,16 @@
 // `--bind <dir> <dir>`; /proc/<pid>/stat holds when it started. The person's `run` uses it: a
 // project control file written since a command that may write it started is not trusted, however
 // well the worker's live guard could watch that tree (cli/settledControl.ts).
+//
+// A command that plants and exits leaves no bwrap while the check after the call still walks the
+// tree for what to undo (seconds in a tree of a hundred thousand directories): from its end until
+// that check is done, the call is announced in `<session temp root>/ending/<id>.json` (the root is
+// 0700 and hidden from every sandbox: sessionTemp.ts), for ENDING_TTL_MS at the most.
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CALL_MARKER_ENV } from './reaper';
+import { CALL_MARKER_ENV, ownerAlive, ownerId } from './reaper';
+import { sessionTempRoot } from './sessionTemp';
 
 export interface LiveWriter {
   pid: number;
@@ -53,8 +60,78 @@ export function writableBinds(argv: readonly string[]): string[] {
   return out;
 }
 
-/** Every sandboxed call running now whose bwrap this user can see (none without /proc). */
+/** Every sandboxed call running now (its bwrap) or ending (its check after the call not done yet). */
 export function liveSandboxWriters(): LiveWriter[] {
+  return [...runningWriters(), ...endingWriters()];
+}
+
+/** How long an ending call is announced at the most (a worker that died in its check leaves its file). */
+export const ENDING_TTL_MS = 60_000;
+
+const endingDir = () => path.join(sessionTempRoot(), 'ending');
+const endings = new WeakMap<object, string>();
+
+/**
+ * The command of `call` ended; the check after it (undoProtected) has not run yet: announced until
+ * `endedChecked(call)`. `key` is the object both sides hold (the call's protection).
+ */
+export function callEnding(key: object, call: { startedMs: number; writable: readonly string[] }): void {
+  const dir = endingDir();
+  try {
+    if (!fs.lstatSync(sessionTempRoot()).isDirectory()) return;
+    fs.mkdirSync(dir, { mode: 0o700 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return;
+  }
+  const file = path.join(dir, `${randomBytes(9).toString('base64url')}.json`);
+  const entry = { owner: ownerId(), startedMs: call.startedMs, endedMs: Date.now(), writable: call.writable };
+  try {
+    fs.writeFileSync(file, JSON.stringify(entry), { mode: 0o600, flag: 'wx' });
+    endings.set(key, file);
+  } catch {
+    // best effort: the person's run then relies on its one-second settle alone
+  }
+}
+
+/** The check after the call is done: no longer announced. */
+export function endedChecked(key: object): void {
+  const file = endings.get(key);
+  if (!file) return;
+  endings.delete(key);
+  fs.rmSync(file, { force: true });
+}
+
+function endingWriters(now = Date.now()): LiveWriter[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(endingDir());
+  } catch {
+    return [];
+  }
+  const out: LiveWriter[] = [];
+  for (const n of names) {
+    const raw = read(path.join(endingDir(), n));
+    let e: { owner?: unknown; startedMs?: unknown; endedMs?: unknown; writable?: unknown };
+    try {
+      e = JSON.parse(raw ?? 'null') ?? {};
+    } catch {
+      continue;
+    }
+    const { owner, startedMs, endedMs, writable } = e;
+    if (typeof owner !== 'string' || typeof startedMs !== 'number' || typeof endedMs !== 'number') continue;
+    if (!Array.isArray(writable) || now - endedMs > ENDING_TTL_MS || !ownerAlive(owner)) continue;
+    const dirs = writable.filter((w): w is string => typeof w === 'string');
+    out.push({
+      pid: Number(owner.split('.')[0]),
+      callId: `${n.replace(/\.json$/, '')} (ending)`,
+      startedMs,
+      writable: dirs,
+    });
+  }
+  return out;
+}
+
+function runningWriters(): LiveWriter[] {
   let entries: string[];
   try {
     entries = fs.readdirSync('/proc');

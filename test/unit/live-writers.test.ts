@@ -10,7 +10,15 @@ import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { SandboxHost } from '../../src/sandbox/host';
-import { liveSandboxWriters, writableBinds } from '../../src/sandbox/liveWriters';
+import {
+  callEnding,
+  ENDING_TTL_MS,
+  endedChecked,
+  liveSandboxWriters,
+  writableBinds,
+} from '../../src/sandbox/liveWriters';
+import { ownerId } from '../../src/sandbox/reaper';
+import { sessionTempRoot } from '../../src/sandbox/sessionTemp';
 import { checkNoLiveWriter } from '../../src/cli/settledControl';
 import { closeTreeWatches } from '../../src/sandbox/treeWatch';
 import { redTool } from '../support/redTool';
@@ -79,6 +87,32 @@ test('checkNoLiveWriter (L10): a file changed under a running sandboxed command 
   fs.writeFileSync(path.join(root, 'hold'), 'go\n');
   const r = await call;
   assert.match(r.text, /ended go/);
-  await until(() => mine().length === 0, 'the call to end');
+  await until(() => mine().length === 0, 'the call to end and its check after it to be done');
   assert.doesNotThrow(() => checkNoLiveWriter([planted], mine), 'after the command ended the file is read');
+});
+
+test('an ended call is announced until the check after it is done (a command that plants and exits while a huge tree is walked), for a minute at most', (t) => {
+  const root = tmp();
+  if (!fs.existsSync(sessionTempRoot())) fs.mkdirSync(sessionTempRoot(), { mode: 0o700 });
+  const file = path.join(root, 'packages', 'x', '.claude', 'settings.json');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const key = {};
+  const startedMs = Date.now() - 5_000;
+  fs.writeFileSync(file, '{}');
+  callEnding(key, { startedMs, writable: [root] });
+  const mine = () => liveSandboxWriters().filter((w) => w.writable.includes(root));
+  assert.equal(mine().length, 1, 'the ending call is seen');
+  assert.throws(() => checkNoLiveWriter([file], mine), /\(ending\)/, 'a file it may have written is refused');
+  endedChecked(key);
+  assert.equal(mine().length, 0, 'no longer once the check is done');
+  assert.doesNotThrow(() => checkNoLiveWriter([file], mine));
+  // A worker that died in its check leaves its file: not believed past ENDING_TTL_MS, nor once its owner is gone.
+  const dir = path.join(sessionTempRoot(), 'ending');
+  const stale = path.join(dir, `stale-${process.pid}.json`);
+  const dead = path.join(dir, `dead-${process.pid}.json`);
+  const entry = { owner: ownerId(), startedMs, endedMs: Date.now() - ENDING_TTL_MS - 1_000, writable: [root] };
+  fs.writeFileSync(stale, JSON.stringify(entry));
+  fs.writeFileSync(dead, JSON.stringify({ ...entry, endedMs: Date.now(), owner: '999999999.1' }));
+  t.after(() => [stale, dead].forEach((f) => fs.rmSync(f, { force: true })));
+  assert.equal(mine().length, 0, 'a stale or ownerless announcement is ignored');
 });
