@@ -28,6 +28,7 @@ import { todoSnapshots, undoTodoExecs, type TodoSnapshots } from './sequencerSta
 import { gitEntriesOf, protectedEntriesOf } from './treeWatch';
 import { detachHardLinks } from './hardLinks';
 import { hookManifestKeys, repositoryConfigTargets } from './repoConfigTargets';
+import { toolConfigTargets } from './toolConfigTargets';
 import { sessionTempDir, sessionTempRoot } from './sessionTemp';
 import type { SandboxSettings } from './settings';
 import { worktreeGitAccess } from '../worktree/git';
@@ -288,16 +289,27 @@ export function protectionScan(p: Pick<Protection, 'roots' | 'extra' | 'gitRoots
   // What the working directories' own repository configuration names: its hooks directory, its includes (M6a, M6b).
   for (const e of repositoryConfigTargets(p.roots))
     if (!scan.entries.has(e.path)) scan.entries.set(e.path, { ...e, existed: hasContentOf(e.path) });
+  const recorded: string[] = [];
   for (const root of p.gitRoots ?? []) {
     for (const dotGit of gitEntriesOf(root))
       for (const e of gitDirScan(dotGit).entries.values()) if (!scan.entries.has(e.path)) scan.entries.set(e.path, e);
     // The other protected names, at any depth and in node_modules (the tree's record): in the working
     // directories and the writable allowWrite directories (nameRoots).
-    addProtectedEntries(
-      scan,
-      protectedEntriesOf(root).filter((m) => withinDirectories(m, nameRoots)),
-    );
+    const here = protectedEntriesOf(root).filter((m) => withinDirectories(m, nameRoots));
+    addProtectedEntries(scan, here);
+    recorded.push(...here);
   }
+  // What the person's direnv, mise and uv control files name (files they load, programs on the PATH
+  // they build, a `.python-version` path): the `.envrc` and mise configs found, and a
+  // `.python-version` beside each recorded pyproject.toml (Q14, R3, R6, R9).
+  const found = [
+    ...scan.entries.keys(),
+    ...recorded
+      .filter((m) => isLintManifest(path.dirname(m), path.basename(m).toLowerCase()))
+      .map((m) => path.join(path.dirname(m), '.python-version')),
+  ];
+  for (const e of toolConfigTargets(p.roots, found))
+    if (!scan.entries.has(e.path)) scan.entries.set(e.path, { ...e, existed: hasContentOf(e.path) });
   return scan;
 }
 
