@@ -15,6 +15,7 @@ import {
   readFileSync,
   realpathSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -135,6 +136,17 @@ test('toolConfigTargets: what a mise config names (_.source, _.file, _.path, _.p
       .sort(),
     ['.env.mise', '.envrc.shared', 'mbin/sudo', 'sub/vendor/bin/env'],
   );
+  // `PATH_add .` (the directory itself: its `test/` directory is no program) and a PATH directory that
+  // is a link into the project.
+  const self = project({
+    '.envrc': 'PATH_add .\nPATH_add lbin\n',
+    'git*': '',
+    'tools/bin/make*': '',
+    'tools/bin/app*': '',
+    'test/a.test.sh': '',
+  });
+  symlinkSync('tools/bin', path.join(self, 'lbin'));
+  assert.deepEqual(named(self), ['git', 'lbin', 'tools/bin/make']);
   const py = project({ '.python-version': './tools/python\n' });
   assert.deepEqual(named(py), ['.python-version', 'tools/python']);
   // A nested one is found beside what the protection scan records (sessionPlan.ts passes it).
