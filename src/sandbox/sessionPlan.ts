@@ -22,7 +22,7 @@ import {
 } from './protect';
 import { manifestBins, undoManifestBins, type ManifestState } from './manifestBins';
 import { isLintManifest, lintKeysOf, undoLintKeys, type LintState } from './lintKeys';
-import { refSnapshots, undoCarriedRefs, type RefSnapshots } from './movedRefs';
+import { refSnapshots, todoScreen, undoCarriedRefs, type RefSnapshots } from './movedRefs';
 import { objectSnapshots, undoForgedObjects, type ObjectSnapshots } from './movedObjects';
 import { todoSnapshots, undoTodoExecs, type TodoSnapshots } from './sequencerState';
 import { gitEntriesOf, protectedEntriesOf } from './treeWatch';
@@ -385,7 +385,14 @@ function undoProtectedNow(protection: Protection): string[] {
   if (protection.objects) undone.push(...undoForgedObjects(protection.objects, relativeTo(protection.roots)));
   if (protection.refs) undone.push(...undoCarriedRefs(protection.refs));
   if (protection.todos && protection.objects)
-    undone.push(...undoTodoExecs(protection.todos, protection.objects.gitDirs, relativeTo(protection.roots)));
+    undone.push(
+      ...undoTodoExecs(
+        protection.todos,
+        protection.objects.gitDirs,
+        relativeTo(protection.roots),
+        protection.refs && todoScreen(protection.refs),
+      ),
+    );
   const live = protection.live?.splice(0) ?? [];
   // The worker CLI's `.bin` link, repointed or removed by the command: put back (red team, issue 30, H-1).
   const links = restoreWorkerLinks().filter((n) => !undone.includes(n) && !live.includes(n));
