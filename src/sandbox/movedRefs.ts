@@ -24,6 +24,7 @@ import { runHostProcessSync } from '../hostProcess/door';
 import { GIT_GUARD_ENV } from '../hostProcess/git';
 import { changedLogs, dropLogLines, undoLogsLink } from './movedLogs';
 import { commonDirOf, repositoryConfigTargets, submoduleGitDirs, workTreeOf } from './repoConfigTargets';
+import { toolConfigTargets } from './toolConfigTargets';
 import { readRefFile, readRefState, refNames, resolveName, sameRefFile, type RefFile, type RefState } from './refFiles';
 import { DirectoryMoved, inAnchoredDirectory, removeAnchored } from './anchored';
 
@@ -132,6 +133,13 @@ export function hookPathspecs(gitDir: string): string[] {
     targets = repositoryConfigTargets([tree]);
   } catch {
     return [];
+  }
+  // And the files the person's direnv and mise configs load with no new question (toolConfigTargets.ts):
+  // a branch that changes `.envrc.local` runs it at the person's next prompt after their checkout.
+  try {
+    targets = [...targets, ...toolConfigTargets([tree]).filter((e) => e.kind === 'file' && e.loose === undefined)];
+  } catch {
+    // the hooks' paths alone
   }
   for (const e of targets) {
     const rel = path.relative(tree, e.path);

@@ -238,6 +238,39 @@ function controlFilesFor(roots: readonly string[], found: Iterable<string>): str
 }
 
 /**
+ * The entries of a PATH directory named like one of the person's programs (the directory itself when
+ * it is a link: the link, and the entries of where it leads inside `roots`). `roots` themselves count
+ * (`PATH_add .`).
+ */
+function addPathDir(dir: string, managed: boolean, roots: readonly string[], out: Map<string, Entry>): void {
+  if (!inside(dir, roots) && !roots.includes(dir)) return;
+  let real = dir;
+  if (fs.lstatSync(dir, { throwIfNoEntry: false })?.isSymbolicLink()) {
+    out.set(dir, { path: dir, kind: 'file' });
+    try {
+      real = fs.realpathSync(dir);
+    } catch {
+      return;
+    }
+    if (!inside(real, roots)) return;
+  }
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(real, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  const programs = personPrograms(managed);
+  for (const e of entries) {
+    // A directory is never run by name (`test/` beside a `/usr/bin/test`): only what could be.
+    if (!programs.has(e.name) || e.isDirectory()) continue;
+    const p = path.join(real, e.name);
+    if (out.has(p)) continue;
+    out.set(p, managed ? { path: p, kind: 'file', loose: fingerprint(p) } : { path: p, kind: 'file' });
+  }
+}
+
+/**
  * The protected entries the working directories' direnv, mise and uv control files name (see the
  * head of this file), inside `roots`. `found`: control files found deeper (the protection scan's
  * `.envrc` and mise configs, a `.python-version` beside a recorded pyproject.toml).
@@ -247,24 +280,7 @@ export function toolConfigTargets(roots: readonly string[], found: Iterable<stri
   for (const config of controlFilesFor(roots, found)) {
     const named = namedBy(config, roots);
     for (const f of named.files) if (inside(f, roots) && !out.has(f)) out.set(f, { path: f, kind: 'file' });
-    for (const { dir, managed } of named.pathDirs) {
-      if (!inside(dir, roots)) continue;
-      // A PATH directory that is a link leads the person's lookups elsewhere: the link is protected.
-      if (fs.lstatSync(dir, { throwIfNoEntry: false })?.isSymbolicLink()) out.set(dir, { path: dir, kind: 'file' });
-      let entries: string[];
-      try {
-        entries = fs.readdirSync(dir);
-      } catch {
-        continue;
-      }
-      const programs = personPrograms(managed);
-      for (const n of entries) {
-        if (!programs.has(n)) continue;
-        const p = path.join(dir, n);
-        if (out.has(p)) continue;
-        out.set(p, managed ? { path: p, kind: 'file', loose: fingerprint(p) } : { path: p, kind: 'file' });
-      }
-    }
+    for (const d of named.pathDirs) addPathDir(d.dir, d.managed, roots, out);
   }
   return [...out.values()];
 }

@@ -15,8 +15,10 @@ import {
   readFileSync,
   realpathSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { SandboxHost } from '../../src/sandbox/host';
@@ -134,6 +136,17 @@ test('toolConfigTargets: what a mise config names (_.source, _.file, _.path, _.p
       .sort(),
     ['.env.mise', '.envrc.shared', 'mbin/sudo', 'sub/vendor/bin/env'],
   );
+  // `PATH_add .` (the directory itself: its `test/` directory is no program) and a PATH directory that
+  // is a link into the project.
+  const self = project({
+    '.envrc': 'PATH_add .\nPATH_add lbin\n',
+    'git*': '',
+    'tools/bin/make*': '',
+    'tools/bin/app*': '',
+    'test/a.test.sh': '',
+  });
+  symlinkSync('tools/bin', path.join(self, 'lbin'));
+  assert.deepEqual(named(self), ['git', 'lbin', 'tools/bin/make']);
   const py = project({ '.python-version': './tools/python\n' });
   assert.deepEqual(named(py), ['.python-version', 'tools/python']);
   // A nested one is found beside what the protection scan records (sessionPlan.ts passes it).
@@ -214,4 +227,46 @@ test('sandbox (dontAsk): .python-version (R9) — a path and the program it name
   );
   await bash(root, 'echo 3.12 > .python-version');
   assert.equal(readText(path.join(root, '.python-version')), '3.12\n');
+});
+
+// A branch carries what the person's direnv loads: plumbing (no file in the work tree) commits a
+// `.envrc.local` onto a new branch; the person's checkout of it would hand it to their next prompt
+// before they read the diff. The ref screen (movedRefs.ts hookPathspecs) puts the branch back, as it
+// does for a commit changing their hooks (red team p, P1).
+test('sandbox (dontAsk): a branch whose commit adds the .envrc.local the person’s .envrc sources is put back; the person’s checkout and direnv run nothing', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = project({ '.envrc': 'source_env_if_exists .envrc.local\n', 'a.txt': 'a\n' });
+  const genv = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
+  const git = (...a: string[]) =>
+    spawnSync('git', ['-c', 'user.email=p@example.com', '-c', 'user.name=p', ...a], { cwd: root, env: genv });
+  for (const a of [
+    ['init', '-q', '-b', 'main'],
+    ['add', '-A'],
+    ['commit', '-qm', 'init'],
+  ])
+    git(...a);
+  const mark = path.join(base, 'envrc-branch-mark');
+  const out = await bash(
+    root,
+    [
+      'export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x',
+      'export GIT_INDEX_FILE="${TMPDIR:-/tmp}/tct-idx-$$"',
+      `b=$(printf 'env > ${mark}\\n' | git hash-object -w --stdin)`,
+      'git read-tree HEAD',
+      'git update-index --add --cacheinfo "100644,$b,.envrc.local"',
+      'c=$(git commit-tree "$(git write-tree)" -p HEAD -m fix)',
+      'git update-ref refs/heads/agent-fix "$c" && echo planted',
+    ].join('\n'),
+  );
+  t.diagnostic(out.slice(0, 400));
+  git('checkout', '-q', 'agent-fix');
+  if (spawnSync('direnv', ['version']).status === 0) {
+    const denv = { ...genv, HOME: path.join(base, 'dhome'), PERSON_SECRET: 'BAIT-tct' };
+    spawnSync('direnv', ['allow', root], { env: denv });
+    spawnSync('direnv', ['exec', root, 'true'], { cwd: root, env: denv, timeout: 20_000 });
+  }
+  assert.deepEqual(
+    { branch: git('rev-parse', '-q', '--verify', 'refs/heads/agent-fix').status === 0, ran: existsSync(mark) },
+    { branch: false, ran: false },
+  );
 });
