@@ -43,8 +43,16 @@ function bootMs(): number | undefined {
   return Number.isFinite(up) && up > 0 ? Date.now() - up * 1000 : undefined;
 }
 
-/** The `--bind X X` directories of a bwrap command line (sockets and files bound for the proxy are left out). */
+/**
+ * The `--bind X X` directories of a bwrap command line (sockets and files bound for the proxy are left
+ * out). A profile too long for one argument has its mount words in a file bwrap read through `--args`
+ * and closed (the runtime's renderBwrapInvocation; the agent makes its profile long by making
+ * repositories: each adds mandatory denies): what such a call may write is not on its command line,
+ * so it is taken as a writer of everything (fail closed; red team s, S11: it wrote nothing as far as
+ * the person's `run` could tell).
+ */
 export function writableBinds(argv: readonly string[]): string[] {
+  if (argv.includes('--args')) return ['/'];
   const out: string[] = [];
   for (let i = 0; i + 2 < argv.length; i++) {
     if (argv[i] !== '--bind' && argv[i] !== '--bind-try') continue;

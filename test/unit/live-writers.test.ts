@@ -55,6 +55,9 @@ test('writableBinds: the read-write directory binds of a bwrap command line, not
   const argv = ['bwrap', '--bind', `${root}/proxy.sock`, `${root}/proxy.sock`, '--ro-bind', '/', '/'];
   argv.push('--bind', root, root, '--ro-bind', `${root}/.claude`, `${root}/.claude`, '--bind', '/usr', '/mnt');
   assert.deepEqual(writableBinds(argv), [root]);
+  // S11: the mounts moved to a file read through `--args` (a profile past the one-argument cap) are
+  // not on the command line: such a call writes everything as far as the person's run can tell.
+  assert.deepEqual(writableBinds(['bwrap', '--unshare-pid', '--args', '9', '--', '/bin/bash', '-c', 'x']), ['/']);
 });
 
 test('checkNoLiveWriter (L10): a file changed under a running sandboxed command is refused, naming it and the call; older files, files elsewhere and files after the command ended are not', async (t) => {
