@@ -112,7 +112,7 @@ export function closedHomeMatcher(scope: HomeScope, access: 'read' | 'write'): (
 
 const homeIsDirOf = (dirs: readonly string[], isHome: (w: string) => boolean): boolean => dirs.some(isHome);
 
-/** How deep below HOME, and how many entries in all, dotLinkTargets looks for links. */
+/** How deep below HOME dotLinkTargets looks for links, and how many entries it reads below the dot-directories' own. */
 const DOT_LINK_DEPTH = 3;
 const DOT_LINK_BUDGET = 2_000;
 /** Dot-entries no dotfiles manager links into (large caches): not walked. */
@@ -136,8 +136,9 @@ const DOT_LINK_SKIP = new Set([
  * checkout in `~/dotfiles` linked as `~/.bashrc`, `~/.config/nvim`, `~/.bashrc.local` (GNU stow, yadm's
  * alternates, home-manager out of store) — writing the checkout writes the start-up file. Each link's
  * target (its real path; a dangling link's would-be path) that is not itself in a dot-entry of HOME,
- * and is not HOME or an ancestor of it. Links to depth DOT_LINK_DEPTH in the dot-entries, to a budget
- * (looked up on each use: a link the person makes counts at once).
+ * and is not HOME or an ancestor of it. Links to depth DOT_LINK_DEPTH in the dot-entries: HOME's own and
+ * the dot-directories' direct entries always, deeper ones to a budget (looked up on each use: a link
+ * the person makes counts at once).
  */
 export function dotLinkTargets(home: string | undefined): string[] {
   const h = closableHome(home);
@@ -162,23 +163,31 @@ export function dotLinkTargets(home: string | undefined): string[] {
     if (base !== undefined && path.relative(base, target).startsWith('.')) return; // in a dot-entry: closed anyway
     targets.add(target);
   };
-  const walk = (dir: string, rel: string, depth: number) => {
-    let names: Dirent[];
-    try {
-      names = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
+  // Breadth first (red team s, S12: one budget spent depth first in `.oh-my-zsh/plugins`,
+  // `.vscode/extensions` and `.mozilla` left `~/.zshrc`'s link unread, and the file tools wrote its
+  // target): HOME's dot-entries and what each dot-directory holds directly are read whole; the budget
+  // bounds the deeper levels only, `.config`'s first (where dotfiles managers link).
+  let level: { dir: string; rel: string }[] = [{ dir: h, rel: '' }];
+  for (let depth = 0; depth < DOT_LINK_DEPTH && level.length > 0; depth++) {
+    const next: { dir: string; rel: string }[] = [];
+    for (const { dir, rel } of level) {
+      let names: Dirent[];
+      try {
+        names = readdirSync(dir, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const e of names) {
+        if (depth >= 2 && --left < 0) break;
+        if (depth === 0 && !e.name.startsWith('.')) continue;
+        const r = rel ? `${rel}/${e.name}` : e.name;
+        if (e.isSymbolicLink()) consider(path.join(dir, e.name));
+        else if (e.isDirectory() && depth + 1 < DOT_LINK_DEPTH && !DOT_LINK_SKIP.has(r))
+          next.push({ dir: path.join(dir, e.name), rel: r });
+      }
     }
-    for (const e of names) {
-      if (--left < 0) return;
-      if (depth === 0 && !e.name.startsWith('.')) continue;
-      const r = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isSymbolicLink()) consider(path.join(dir, e.name));
-      else if (e.isDirectory() && depth + 1 < DOT_LINK_DEPTH && !DOT_LINK_SKIP.has(r))
-        walk(path.join(dir, e.name), r, depth + 1);
-    }
-  };
-  walk(h, '', 0);
+    level = next.sort((a, b) => Number(!a.rel.startsWith('.config/')) - Number(!b.rel.startsWith('.config/')));
+  }
   return [...targets];
 }
 
