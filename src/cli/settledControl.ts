@@ -99,13 +99,21 @@ export function checkNoLiveWriter(files: readonly string[], writers: () => LiveW
     if (age === undefined) continue;
     const changed = now - age;
     const real = realDir(f);
-    const by = live.find((w) => changed >= w.startedMs && (insideAny(f, w.writable) || insideAny(real, w.writable)));
+    const by = live.find(
+      (w) => changed >= w.startedMs - CLOCK_SLACK_MS && (insideAny(f, w.writable) || insideAny(real, w.writable)),
+    );
     if (!by) continue;
     throw new UsageError(
       `${f} changed while a sandboxed command that can write it is running (call ${by.callId}, started ${new Date(by.startedMs).toISOString()}): a session's command may have written it. Nothing was started; once that command has ended (or is stopped: durable-agent cancel, or TaskStop), check what the file holds and run again.`,
     );
   }
 }
+
+/**
+ * File times come from the kernel's coarse clock (a tick behind Date.now()) and a bwrap's start is
+ * known to 10 ms: a change this close before a call's start counts as after it.
+ */
+const CLOCK_SLACK_MS = 100;
 
 /** `f` with its directory's links resolved (bwrap names real paths). */
 function realDir(f: string): string {

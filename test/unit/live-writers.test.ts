@@ -69,6 +69,8 @@ test('checkNoLiveWriter (L10): a file changed under a running sandboxed command 
   fs.writeFileSync(before, '{}');
   fs.writeFileSync(path.join(elsewhere, '.mcp.json'), '{}');
   execFileSync('mkfifo', [path.join(root, 'hold')]);
+  // Older than the call by more than the clock slack (settledControl.ts CLOCK_SLACK_MS).
+  await new Promise((r) => setTimeout(r, 300));
   // The command announces itself, then waits for the test (a read on the fifo) instead of a fixed time.
   const call = tool(root, 'dontAsk', 'Bash', { command: 'touch started; read line < hold; echo "ended $line"' });
   await until(() => fs.existsSync(path.join(root, 'started')), 'the sandboxed command to start');
