@@ -74,12 +74,14 @@ function scriptsOf(manifest: string): Record<string, unknown> {
 /**
  * For the person's hook lines (`readings`: each command and the directory it runs from), the keys
  * of each package.json a package manager would read there (the directory and those above it, up to
- * a working directory: npm looks upwards) and the files the scripts they run name.
+ * a working directory: npm looks upwards), the files the scripts they run name, and those scripts'
+ * lines with their package's directory (a hook framework they run: hookFrameworks.ts).
  */
 export function hookPackageRuns(
   readings: readonly { command: string; cwd: string }[],
   roots: readonly string[],
-): { keys: Map<string, HookedKeys>; files: string[] } {
+): { keys: Map<string, HookedKeys>; files: string[]; lines: { command: string; cwd: string }[] } {
+  const lines: { command: string; cwd: string }[] = [];
   const keys = new Map<string, { scripts: Set<string>; bins: Set<string> }>();
   const files = new Set<string>();
   const within = (d: string) => roots.some((r) => d === r || d.startsWith(r + path.sep));
@@ -97,6 +99,7 @@ export function hookPackageRuns(
         k.scripts.add(s);
         const line = Object.hasOwn(scripts, s) ? scripts[s] : undefined;
         if (typeof line !== 'string') continue;
+        lines.push({ command: line, cwd: dir });
         // npm runs a script from the package's directory. The package.json files node reads for a
         // script (its "type") are left out: their keys that run something are watched here, and the
         // rest of a package.json stays the agent's.
@@ -110,5 +113,5 @@ export function hookPackageRuns(
   for (const r of readings) visit(r.command, path.resolve(r.cwd), 0);
   const out = new Map<string, HookedKeys>();
   for (const [m, k] of keys) out.set(m, { scripts: [...k.scripts].sort(), bins: [...k.bins].sort() });
-  return { keys: out, files: [...files] };
+  return { keys: out, files: [...files], lines };
 }

@@ -341,7 +341,8 @@ test(
 
 test(
   'Q12 (dontAsk, pre-commit framework): the script a repo: local hook’s entry names is not the agent’s to rewrite — the person’s git commit runs nothing of the agent’s',
-  hole('Q12: the files .pre-commit-config.yaml (lefthook.yml) entries run are not protected'),
+  // Closed: pre-commit's configuration is read for what each commit runs (hookFrameworks.ts); failed before.
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project((r) => {
@@ -528,7 +529,8 @@ for (const [envrc, dir] of [
 
 test(
   'Q16 (dontAsk): .githooks/post-checkout staged through the index only — the person’s git checkout -- . runs nothing of the agent’s',
-  hole('Q16: the index carries a hook for the repository’s hooks directory (no ref moves)'),
+  // Closed: hook paths the call staged are put back in the index (stagedHooks.ts); failed before.
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project((r) => exe(path.join(r, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n'));
