@@ -170,7 +170,12 @@ function lintStaged(readings: readonly Reading[], root: string, out: FrameworkRu
     for (const m of r.command.matchAll(/(?:--config|-c)[= ]["']?([^\s"']+)/g))
       out.entries.push({ path: path.resolve(r.cwd, m[1]!), kind: 'file' });
   }
-  for (const d of dirs)
+  for (const d of dirs) {
+    // The `lint-staged` key of package.json (protected key by key, manifestBins.ts): the files its commands name.
+    const manifest = text(path.join(d, 'package.json'));
+    if (manifest?.includes('lint-staged'))
+      for (const c of jsonStrings(JSON.stringify(jsonKey(manifest, 'lint-staged') ?? null)))
+        out.readings.push({ command: c, cwd: d });
     for (const name of LINT_STAGED_CONFIGS) {
       const file = path.join(d, name);
       const body = text(file);
@@ -179,6 +184,17 @@ function lintStaged(readings: readonly Reading[], root: string, out: FrameworkRu
       const commands = name.endsWith('.json') ? jsonStrings(body) : [...jsonStrings(body), ...yamlLines(body)];
       for (const c of commands) out.readings.push({ command: c, cwd: d });
     }
+  }
+}
+
+/** One key of a JSON object text, or undefined. */
+function jsonKey(json: string, key: string): unknown {
+  try {
+    const o = JSON.parse(json.replace(/^\uFEFF/, '')) as Record<string, unknown>;
+    return o && typeof o === 'object' && Object.hasOwn(o, key) ? o[key] : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** A YAML map's values and list items, each a line (lint-staged's `"*.js": eslint --fix`). */

@@ -122,8 +122,11 @@ function hookTargets(
   out.push(...framework.entries.filter((e) => inside(e.path)));
   for (const r of [...lines, ...framework.readings]) {
     readings.push(r);
+    // A framework's `node x.js` line: the package.json files node reads stay the agent's (their keys that
+    // run something are watched: manifestBins.ts), as for the package.json scripts a hook runs.
+    const own = lines.includes(r);
     for (const f of hookControlFiles([{ command: r.command }], r.cwd, roots, os.homedir(), { runners: false }))
-      out.push({ path: f, kind: 'file' });
+      if (own || path.basename(f) !== 'package.json') out.push({ path: f, kind: 'file' });
   }
   return out;
 }

@@ -22,6 +22,10 @@ interface Staged {
   stat: string;
   /** Its bytes, to list its hook entries only when a command changed it (none over MAX_INDEX: HEAD's then). */
   bytes?: Buffer;
+  /** The hook paths, read once (what names them is protected: the same for the whole command). */
+  specs?: string[];
+  /** Its entries under the hook paths, once listed (the live guard looks again and again): by the paths. */
+  listedThen?: { specs: string; entries: Map<string, string> };
 }
 
 /** The index of each working directory's repository when a command started. */
@@ -99,6 +103,15 @@ export function stagedSnapshots(roots: readonly string[]): StagedSnapshots {
   return out;
 }
 
+/** The entries under `specs` when the command started (listed once per set of paths). */
+function thenOf(was: Staged, specs: readonly string[]): Map<string, string> | undefined {
+  const key = specs.join('\0');
+  if (was.listedThen?.specs === key) return was.listedThen.entries;
+  const entries = was.bytes?.length === 0 ? new Map<string, string>() : listed(was.gitDir, specs, was.bytes ?? 'HEAD');
+  if (entries) was.listedThen = { specs: key, entries };
+  return entries;
+}
+
 /**
  * After a command: each index it changed gets its hook entries back as they were when it started
  * (an added one removed, a changed one staged again with its old object). One line per entry put back.
@@ -106,11 +119,13 @@ export function stagedSnapshots(roots: readonly string[]): StagedSnapshots {
 export function undoStagedHooks(before: StagedSnapshots, rel: (p: string) => string = (p) => p): string[] {
   const notes: string[] = [];
   for (const was of before) {
-    if (indexStat(was.gitDir) === was.stat) continue;
-    const specs = hookPathspecs(was.gitDir);
+    // An index removed carries nothing (git reads none); one written again from nothing would drop the rest.
+    const stat = indexStat(was.gitDir);
+    if (stat === was.stat || stat === '-') continue;
+    const specs = (was.specs ??= hookPathspecs(was.gitDir));
     if (specs.length === 0) continue;
     const now = listed(was.gitDir, specs);
-    const then = was.bytes?.length === 0 ? new Map<string, string>() : listed(was.gitDir, specs, was.bytes ?? 'HEAD');
+    const then = thenOf(was, specs);
     if (now === undefined || then === undefined) continue;
     const tree = path.dirname(was.gitDir);
     for (const key of new Set([...then.keys(), ...now.keys()])) {
