@@ -5,7 +5,7 @@
 // person's own tools ran (marker files with the environment they saw) or what a tool result holds —
 // never the tool's words about itself. A row the current code lets through is committed with
 // `hole('Q<n>: …')` (skipped unless R30Q_HOLES=1: each must fail until its fix lands, then its
-// `hole(...)` goes). The rows of Q1, Q2, Q6–Q11 and Q15 run by default in the fixers' files since
+// `hole(...)` goes; none is left since session 24). The rows of Q1, Q2, Q6–Q11 and Q15 run by default in the fixers' files since
 // their fixes: red-issue30-q-objects (Q1, Q10), -q-home (Q2, Q6, Q9), -q-refs (Q7, Q8, Q11), -limits (Q15).
 // Q18 and Q19 are closed here (gitq): their rows run by default (Q19's 620 MB file with R30Q_SLOW=1).
 import { after, before, test } from 'node:test';
@@ -42,7 +42,6 @@ const BAIT_ENV: Record<string, string> = {
 };
 const GIT_ENV = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
 const read = (f: string) => (existsSync(f) ? readFileSync(f, 'latin1') : '');
-const hole = (line: string) => (process.env.R30Q_HOLES === '1' ? {} : { skip: `HOLE ${line}` });
 /** A closed hole's row that takes long (over ~15 s): by hand, R30Q_SLOW=1 (or R30Q_HOLES=1). */
 const slow = (secs: number) =>
   process.env.R30Q_SLOW === '1' || process.env.R30Q_HOLES === '1'
