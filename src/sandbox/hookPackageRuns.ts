@@ -267,12 +267,14 @@ function expandGlob(base: string, glob: string, out: Set<string>): void {
  * of each package.json a package manager would read there (the directory and those above it, up to
  * a working directory: npm looks upwards; the directory a `--prefix`/`--cwd`/`-C` names; for a run in
  * every workspace, each workspace's and — under EVERY_MANIFEST — any other's, a new one too) and the
- * files the scripts they run name, and the task files a `make`/`just`/`task` there reads.
+ * files the scripts they run name, and the task files a `make`/`just`/`task` there reads; and those
+ * scripts' lines with their package's directory (a hook framework they run: hookFrameworks.ts).
  */
 export function hookPackageRuns(
   readings: readonly { command: string; cwd: string }[],
   roots: readonly string[],
-): { keys: Map<string, HookedKeys>; files: string[] } {
+): { keys: Map<string, HookedKeys>; files: string[]; lines: { command: string; cwd: string }[] } {
+  const lines: { command: string; cwd: string }[] = [];
   const keys = new Map<string, { scripts: Set<string>; bins: Set<string>; keys: Set<string> }>();
   const files = new Set<string>();
   const within = (d: string) => roots.some((r) => d === r || d.startsWith(r + path.sep));
@@ -292,6 +294,7 @@ export function hookPackageRuns(
       k.scripts.add(s);
       const line = Object.hasOwn(scripts, s) ? scripts[s] : undefined;
       if (typeof line !== 'string') continue;
+      lines.push({ command: line, cwd: dir });
       // npm runs a script from the package's directory. The package.json files node reads for a
       // script (its "type") are left out: their keys that run something are watched here, and the
       // rest of a package.json stays the agent's.
@@ -332,5 +335,5 @@ export function hookPackageRuns(
       bins: [...k.bins].sort(),
       ...(k.keys.size > 0 ? { keys: [...k.keys].sort() } : {}),
     });
-  return { keys: out, files: [...files] };
+  return { keys: out, files: [...files], lines };
 }

@@ -34,6 +34,7 @@
 // checkout), are guarded alike (GuardedProtection.nameRoots).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { undoStagedHooks, type StagedSnapshots } from './stagedHooks';
 import {
   addProtectedEntries,
   gitDirScan,
@@ -44,7 +45,7 @@ import {
 } from './protect';
 import { undoManifestBins, type ManifestState } from './manifestBins';
 import { isLintManifest, undoLintKeys, type LintState } from './lintKeys';
-import { treeWatch } from './treeWatch';
+import { treeWatch, type TreeListener } from './treeWatch';
 import { reachOwned } from './anchored';
 
 /** What the guard compares with: the protection of the command (src/sandbox/sessionPlan.ts). */
@@ -62,6 +63,8 @@ export interface GuardedProtection {
   manifests?: ReadonlyMap<string, ManifestState>;
   /** The linter keys of each pyproject.toml, setup.cfg and tox.ini when the command started (lintKeys.ts). */
   lint?: ReadonlyMap<string, LintState>;
+  /** The index of each working directory's repository when the command started (stagedHooks.ts, Q16). */
+  staged?: StagedSnapshots;
 }
 
 /** The least time between two rounds of checks (the events of a round coalesced); the first round runs at once. */
@@ -229,6 +232,49 @@ function manifestUndo(p: string, protection: GuardedProtection): string[] | unde
   return undefined;
 }
 
+/** Each repository's index is looked at most this often for hook paths staged meanwhile (each look may run git). */
+const STAGED_INTERVAL_MS = 1000;
+
+/**
+ * Hook paths staged meanwhile in a repository's index, put back (the person's `git checkout -- .`
+ * while a background command runs: Q16), told to `live`: at once, then at most every
+ * STAGED_INTERVAL_MS per repository — a command rewriting its index in a loop does not keep the
+ * worker's event loop busy.
+ */
+function stagedWatch(protection: GuardedProtection, live: string[], stopped: () => boolean) {
+  const last = new Map<string, number>();
+  const timers = new Set<string>();
+  const run = (dotGit: string) => {
+    last.set(dotGit, Date.now());
+    const staged = protection.staged?.filter((s) => s.gitDir === dotGit) ?? [];
+    for (const n of undoStagedHooks(staged, (p) => path.relative(path.dirname(dotGit), p)))
+      if (!live.includes(n)) live.push(n);
+  };
+  return (dotGit: string): void => {
+    if (stopped() || timers.has(dotGit) || !protection.staged?.some((s) => s.gitDir === dotGit)) return;
+    const wait = (last.get(dotGit) ?? -Infinity) + STAGED_INTERVAL_MS - Date.now();
+    if (wait <= 0) return run(dotGit);
+    timers.add(dotGit);
+    setTimeout(() => {
+      timers.delete(dotGit);
+      if (!stopped()) run(dotGit);
+    }, wait).unref();
+  };
+}
+
+/** What the guard does with a tree watch's news: a repository or a protected name to check in the next round, an index to look at. */
+function treeEvents(
+  rounds: { add(key: string): void },
+  lookStaged: (dotGit: string) => void,
+  stopped: () => boolean,
+): TreeListener {
+  return (p, kind) => {
+    if (stopped()) return;
+    if (kind === 'index') lookStaged(p);
+    else rounds.add(`${kind === 'git' ? 'g' : 'm'}:${p}`);
+  };
+}
+
 /** A directory on the way to `p` made unsearchable (chmod 000) hides nothing from the guard. */
 function reachIn(roots: readonly string[], p: string): void {
   const root = roots.find((r) => p.startsWith(r + path.sep));
@@ -242,7 +288,7 @@ export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
   const live = (protection.live ??= []);
   const nameRoots = (protection.nameRoots ?? protection.roots).map((r) => path.resolve(r));
   const { undid, onHostile } = hostileWatch(live, nameRoots);
-
+  const lookStaged = stagedWatch(protection, live, () => stopped);
   const retries = new Map<string, number>();
   // An entry left because its parent was swapped for a symlink at that instant (a loop that swaps it
   // back and forth, K11): looked at again shortly, as long as the command runs, so that it is undone
@@ -322,9 +368,7 @@ export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
     addProtectedEntries(existing, t.protectedEntries().filter(inWork));
   }
   for (const e of existing.entries.values()) if (e.existed) baseline.add(e.path);
-  const unsubscribe = trees.map((t) =>
-    t.subscribe((p, kind) => (stopped ? undefined : rounds.add(`${kind === 'git' ? 'g' : 'm'}:${p}`))),
-  );
+  const unsubscribe = trees.map((t) => t.subscribe(treeEvents(rounds, lookStaged, () => stopped)));
   return {
     watched: () => trees.reduce((n, t) => n + t.watched(), 0),
     onHostile,

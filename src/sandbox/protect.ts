@@ -23,6 +23,7 @@ import {
   removeAnchored,
   withOwnerRetry,
 } from './anchored';
+import { fingerprint, restoreLinks, type ProtectedEntry, type ProtectedScan } from './entryState';
 import { sanitizeGitConfig } from './gitConfigSanitize';
 import { lstat, tailTarget } from './treeNames';
 import {
@@ -82,32 +83,6 @@ const fold = (s: string) => s.normalize('NFC').toLowerCase();
 const DIR_NAMES = new Set<string>(
   PROTECTED_DIRECTORY_NAMES.filter((n) => n !== '.git' && n !== '.yarn' && n !== '.hg').map(fold),
 );
-
-export interface ProtectedEntry {
-  path: string;
-  /** What it is for the check after the call. */
-  kind: 'file' | 'dir' | 'gitConfig' | 'gitHooks' | 'gitPointer' | 'gitWorktrees';
-  /** It was there, with content, when the scan ran. */
-  existed: boolean;
-  /**
-   * Denied even when absent (a git directory's `commondir` and `config.worktree`: git reads them as
-   * soon as they appear, so undoing them after the call comes too late for the person's own git
-   * meanwhile; an absent one is held by a placeholder while the command runs, placeholders.ts).
-   */
-  denyAbsent?: boolean;
-  /**
-   * Inside a `node_modules` directory: not denied (a command must be able to remove and reinstall
-   * packages, `npm ci`), but fingerprinted (fingerprint()); changed by the call, it is undone (removed)
-   * like a new one.
-   */
-  loose?: string;
-}
-
-export interface ProtectedScan {
-  entries: Map<string, ProtectedEntry>;
-  /** The scan stopped at the budget: entries below what it reached are unknown. */
-  truncated: boolean;
-}
 
 function readdir(p: string): fs.Dirent[] {
   try {
@@ -198,28 +173,7 @@ function classifyEntry(p: string, name: string, isDir: boolean, add: AddEntry): 
   return false;
 }
 
-/** Directory entries one fingerprint reads at most (a protected directory in node_modules is small). */
-export const FINGERPRINT_BUDGET = 2_000;
-
-/**
- * What a protected entry is now, as far as a write could change it: every path below it (to the
- * budget) with its inode, size and change time (ctime: no write, chmod or rename keeps it, and no
- * utime sets it).
- */
-export function fingerprint(p: string, budget = FINGERPRINT_BUDGET): string {
-  const parts: string[] = [];
-  const walk = (q: string, rel: string) => {
-    if (parts.length >= budget) return;
-    const st = lstat(q);
-    if (!st) return;
-    parts.push(`${rel}:${st.ino}:${st.size}:${st.ctimeMs}:${st.mode}`);
-    if (st.isDirectory())
-      for (const e of readdir(q).sort((a, b) => (a.name < b.name ? -1 : 1)))
-        walk(path.join(q, e.name), `${rel}/${e.name}`);
-  };
-  walk(p, '.');
-  return parts.join('\n');
-}
+export { FINGERPRINT_BUDGET, fingerprint, type ProtectedEntry, type ProtectedScan } from './entryState';
 
 const inNodeModules = (p: string) => p.split(path.sep).includes('node_modules');
 
@@ -319,6 +273,7 @@ export function protectedDenyWrite(
     if (e.kind === 'gitWorktrees') worktrees.push(e.path);
     else if (e.loose !== undefined) continue;
     else if (lstat(e.path) !== undefined || e.denyAbsent) out.add(e.path);
+    else if (e.absentUndone) continue;
     // An absent file: denied (an empty placeholder while the command runs, placeholders.ts) unless
     // it has a protected name, which an empty file can break: rustup refuses an empty
     // `rust-toolchain`, so the agent's own `cargo build` would fail. Those are undone after the call.
@@ -479,9 +434,10 @@ export function undoProtectedWrites(
     const r = roots.find((x) => under(p, x));
     return r ? path.relative(r, p) || '.' : p;
   };
+  restoreLinks(before, rel, notes);
   for (const e of after.entries.values()) {
-    if (denied(e.path)) continue;
     const was = before.entries.get(e.path);
+    if (denied(e.path) || was?.link !== undefined) continue;
     // A loose entry (node_modules) that was there is undone only when the call changed it.
     if (was?.existed && (was.loose === undefined || was.loose === fingerprint(e.path))) continue;
     // A directory on its way made unsearchable (chmod 000) hides nothing from the check.

@@ -11,6 +11,7 @@ import { parseGitConfig } from '../hostProcess/gitConfigText';
 import { hookControlFiles } from '../permissions/commandFiles';
 import type { HookedKeys } from './manifestBins';
 import { hookPackageRuns } from './hookPackageRuns';
+import { hookFrameworkRuns, withTemplateValues, type Reading } from './hookFrameworks';
 import type { ProtectedEntry } from './protect';
 
 const MAX_CONFIG_BYTES = 1024 * 1024;
@@ -111,18 +112,23 @@ function hookTargets(
     const st = fs.statSync(target, { throwIfNoEntry: false });
     if (st?.isFile() && st.size <= HOOK_SCRIPT_BYTES) scripts.push(readConfig(target) ?? '');
   }
-  for (const r of scripts.flatMap((t) => t.split('\n')).flatMap((l) => hookLineReadings(l, root))) {
+  // A comment runs nothing (`#!/usr/bin/env bash` named no file of the project's).
+  const lines = scripts
+    .flatMap((t) => t.split('\n'))
+    .filter((l) => !/^\s*#/.test(l))
+    .flatMap((l) => hookLineReadings(l, root));
+  // A hook framework's launcher: what its configuration makes each commit run (hookFrameworks.ts).
+  const framework = hookFrameworkRuns(scripts, [...lines, ...hookPackageRuns(lines, roots).lines], root);
+  out.push(...framework.entries.filter((e) => inside(e.path)));
+  for (const r of [...lines, ...framework.readings]) {
     readings.push(r);
+    // A framework's `node x.js` line: the package.json files node reads stay the agent's (their keys that
+    // run something are watched: manifestBins.ts), as for the package.json scripts a hook runs.
+    const own = lines.includes(r);
     for (const f of hookControlFiles([{ command: r.command }], r.cwd, roots, os.homedir(), { runners: false }))
-      out.push({ path: f, kind: 'file' });
+      if (own || path.basename(f) !== 'package.json') out.push({ path: f, kind: 'file' });
   }
   return out;
-}
-
-/** One way a line of the person's hook may run: the command and the directory it runs from. */
-interface Reading {
-  command: string;
-  cwd: string;
 }
 
 /** A word that starts with a substitution or variable and goes on with `/`: `"$(git rev-parse --show-toplevel)/x"`. */
@@ -135,7 +141,7 @@ const DYNAMIC_PREFIX = /(["']?)\$(?:\([^()]*(?:\([^()]*\)[^()]*)*\)|\{[^}]*\}|\w
  * (`for f in scripts/*.sh`) whole.
  */
 function hookLineReadings(line: string, root: string): { command: string; cwd: string }[] {
-  const plain = line.replace(DYNAMIC_PREFIX, '.');
+  const plain = withTemplateValues(line).replace(DYNAMIC_PREFIX, '.');
   const out = [{ command: plain, cwd: root }];
   for (const m of plain.matchAll(/(?:^|[;&|(]\s*)(?:cd|pushd)\s+(["']?)([^\s;&|"')]+)\1/g))
     out.push({ command: plain, cwd: path.resolve(root, m[2]!) });

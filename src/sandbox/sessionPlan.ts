@@ -14,6 +14,7 @@ import { currentPlatform, type SandboxHost, type SandboxAvailability } from './h
 import { expandTilde, runtimePlan, sandboxEnabled, writableDirectories, type RuntimePlan } from './policy';
 import {
   addProtectedEntries,
+  fingerprint,
   gitDirScan,
   protectedDenyWrite,
   scanProtected,
@@ -23,10 +24,12 @@ import {
 import { manifestBins, undoManifestBins, type ManifestState } from './manifestBins';
 import { isLintManifest, lintKeysOf, undoLintKeys, type LintState } from './lintKeys';
 import { refSnapshots, todoScreen, undoCarriedRefs, type RefSnapshots } from './movedRefs';
+import { stagedSnapshots, undoStagedHooks, type StagedSnapshots } from './stagedHooks';
 import { objectSnapshots, undoForgedObjects, type ObjectSnapshots } from './movedObjects';
 import { todoSnapshots, undoTodoExecs, type TodoSnapshots } from './sequencerState';
 import { gitEntriesOf, protectedEntriesOf } from './treeWatch';
 import { detachHardLinks } from './hardLinks';
+import { withLinks } from './entryState';
 import { hookManifestKeys, repositoryConfigTargets } from './repoConfigTargets';
 import { toolConfigTargets } from './toolConfigTargets';
 import { sessionTempDir, sessionTempRoot } from './sessionTemp';
@@ -116,6 +119,8 @@ export interface Protection {
   lint?: Map<string, LintState>;
   /** The refs of the working directories' repositories when the command started (movedRefs.ts, N3). */
   refs?: RefSnapshots;
+  /** The index entries under the hook paths when the command started (stagedHooks.ts, Q16). */
+  staged?: StagedSnapshots;
   /** The repositories whose objects the command could forge, and when it started (movedObjects.ts, Q1). */
   objects?: ObjectSnapshots;
   /** The rebase todos of those repositories when the command started (sequencerState.ts, Q10). */
@@ -211,6 +216,7 @@ export async function sessionSandboxPlan(scope: SessionCommandScope): Promise<Se
       manifests,
       lint: lintKeysOf(lintFilesOf({ roots, gitRoots, nameRoots })),
       refs: refSnapshots(roots),
+      staged: stagedSnapshots(roots),
       objects: objectSnapshots(repositoryDirs(roots, gitRoots)),
     };
     protection.todos = todoSnapshots(protection.objects!.gitDirs);
@@ -287,8 +293,19 @@ export function protectionScan(p: Pick<Protection, 'roots' | 'extra' | 'gitRoots
   const nameRoots = p.nameRoots ?? p.roots;
   const scan = scanProtected(p.roots, p.extra);
   // What the working directories' own repository configuration names: its hooks directory, its includes (M6a, M6b).
-  for (const e of repositoryConfigTargets(p.roots))
-    if (!scan.entries.has(e.path)) scan.entries.set(e.path, { ...e, existed: hasContentOf(e.path) });
+  // Inside node_modules (lefthook's own binary its hook runs: R4) compared, not denied: npm reinstalls
+  // it. A framework's absent configuration name (also among the session's control files) gets no placeholder.
+  for (const e of repositoryConfigTargets(p.roots)) {
+    const had = scan.entries.get(e.path);
+    const loose = e.kind === 'file' && e.path.split(path.sep).includes('node_modules');
+    if (had && !e.absentUndone && !loose && (had.kind === e.kind || e.kind !== 'dir')) continue;
+    scan.entries.set(e.path, {
+      ...had,
+      ...e,
+      existed: hasContentOf(e.path),
+      ...(loose ? { loose: fingerprint(e.path) } : {}),
+    });
+  }
   const recorded: string[] = [];
   for (const root of p.gitRoots ?? []) {
     for (const dotGit of gitEntriesOf(root))
@@ -310,7 +327,7 @@ export function protectionScan(p: Pick<Protection, 'roots' | 'extra' | 'gitRoots
   ];
   for (const e of toolConfigTargets(p.roots, found))
     if (!scan.entries.has(e.path)) scan.entries.set(e.path, { ...e, existed: hasContentOf(e.path) });
-  return scan;
+  return withLinks(scan);
 }
 
 /** The git directories (not pointers) at the roots and below every writable root (the tree watches' record). */
@@ -384,6 +401,7 @@ function undoProtectedNow(protection: Protection): string[] {
   // Objects first: the ref screen then reads what a checkout would write.
   if (protection.objects) undone.push(...undoForgedObjects(protection.objects, relativeTo(protection.roots)));
   if (protection.refs) undone.push(...undoCarriedRefs(protection.refs));
+  if (protection.staged) undone.push(...undoStagedHooks(protection.staged, relativeTo(protection.roots)));
   if (protection.todos && protection.objects)
     undone.push(
       ...undoTodoExecs(

@@ -116,7 +116,8 @@ export interface TreeWatch {
   hot(): number;
 }
 
-export type TreeListener = (p: string, kind: 'git' | 'marked') => void;
+/** `index`: a repository's index was replaced (stagedHooks.ts); nothing else of the repository is told. */
+export type TreeListener = (p: string, kind: 'git' | 'marked' | 'index') => void;
 
 class Tree implements TreeWatch {
   private readonly watches = new Map<string, Watch>();
@@ -281,7 +282,7 @@ class Tree implements TreeWatch {
     trees.delete(this.root);
   }
 
-  private notify(dotGit: string, kind: 'git' | 'marked' = 'git'): void {
+  private notify(dotGit: string, kind: 'git' | 'marked' | 'index' = 'git'): void {
     for (const fn of this.listeners) fn(dotGit, kind);
   }
 
@@ -343,9 +344,9 @@ class Tree implements TreeWatch {
     if (!st) return;
     this.gits.add(dotGit);
     if (st.isDirectory()) {
-      // What is written into it later (config, commondir; hooks inside `hooks/`).
+      // What is written into it later (config, commondir; hooks inside `hooks/`; the index: stagedHooks.ts).
       this.watch(dotGit, (name) => {
-        if (name !== null && !GIT_ENTRY_NAMES.has(name)) return;
+        if (name !== null && !GIT_ENTRY_NAMES.has(name)) return name === 'index' && this.notify(dotGit, 'index');
         if (name === 'hooks' || name === null) this.watch(path.join(dotGit, 'hooks'), () => this.notify(dotGit));
         this.notify(dotGit);
       });

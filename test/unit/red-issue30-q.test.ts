@@ -5,7 +5,7 @@
 // person's own tools ran (marker files with the environment they saw) or what a tool result holds —
 // never the tool's words about itself. A row the current code lets through is committed with
 // `hole('Q<n>: …')` (skipped unless R30Q_HOLES=1: each must fail until its fix lands, then its
-// `hole(...)` goes). The rows of Q1, Q2, Q6–Q11 and Q15 run by default in the fixers' files since
+// `hole(...)` goes; none is left since session 24). The rows of Q1, Q2, Q6–Q11 and Q15 run by default in the fixers' files since
 // their fixes: red-issue30-q-objects (Q1, Q10), -q-home (Q2, Q6, Q9), -q-refs (Q7, Q8, Q11), -limits (Q15).
 // Q18 and Q19 are closed here (gitq): their rows run by default (Q19's 620 MB file with R30Q_SLOW=1).
 import { after, before, test } from 'node:test';
@@ -42,7 +42,6 @@ const BAIT_ENV: Record<string, string> = {
 };
 const GIT_ENV = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
 const read = (f: string) => (existsSync(f) ? readFileSync(f, 'latin1') : '');
-const hole = (line: string) => (process.env.R30Q_HOLES === '1' ? {} : { skip: `HOLE ${line}` });
 /** A closed hole's row that takes long (over ~15 s): by hand, R30Q_SLOW=1 (or R30Q_HOLES=1). */
 const slow = (secs: number) =>
   process.env.R30Q_SLOW === '1' || process.env.R30Q_HOLES === '1'
@@ -343,7 +342,8 @@ test(
 
 test(
   'Q12 (dontAsk, pre-commit framework): the script a repo: local hook’s entry names is not the agent’s to rewrite — the person’s git commit runs nothing of the agent’s',
-  hole('Q12: the files .pre-commit-config.yaml (lefthook.yml) entries run are not protected'),
+  // Closed: pre-commit's configuration is read for what each commit runs (hookFrameworks.ts); failed before.
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project((r) => {
@@ -569,7 +569,8 @@ for (const [envrc, dir] of [
 
 test(
   'Q16 (dontAsk): .githooks/post-checkout staged through the index only — the person’s git checkout -- . runs nothing of the agent’s',
-  hole('Q16: the index carries a hook for the repository’s hooks directory (no ref moves)'),
+  // Closed: hook paths the call staged are put back in the index (stagedHooks.ts); failed before.
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project((r) => exe(path.join(r, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n'));
@@ -586,6 +587,79 @@ test(
     t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
     personGit(root, 'checkout', '--', '.');
     assert.deepEqual({ hookRan: existsSync(mark) }, { hookRan: false }, read(mark).slice(0, 300));
+  },
+);
+
+// Q16, the person's own hook: the index entry of their committed `.githooks/pre-commit` gets the
+// agent's blob (the file on disk stays theirs); their `git checkout -- .` writes the staged body and
+// their next `git commit` runs it. The agent's own staged file stays staged.
+test(
+  'Q16 (dontAsk, the person’s own hook staged with the agent’s blob): the person’s git checkout -- . and git commit run nothing of the agent’s; the agent’s own git add stays',
+  // Closed with the row above (stagedHooks.ts); failed on main's src.
+  {},
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project((r) => exe(path.join(r, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n'));
+    git(root, 'config', 'core.hooksPath', '.githooks');
+    const mark = path.join(marks, 'q16-own');
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: [
+        'set -e',
+        `b=$(printf '%s' '#!/bin/sh\nenv > ${mark}\n' | git hash-object -w --stdin)`,
+        'git update-index --cacheinfo "100755,$b,.githooks/pre-commit"',
+        'echo new > src/app/new.txt && git add src/app/new.txt',
+      ].join('\n'),
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
+    const staged = git(root, 'diff', '--cached', '--name-only').trim();
+    personGit(root, 'checkout', '--', '.');
+    writeFileSync(path.join(root, 'src', 'app', 'b.txt'), 'b\n');
+    personGit(root, 'add', 'src');
+    personGit(root, 'commit', '-qm', 'person work');
+    assert.deepEqual(
+      { hookRan: existsSync(mark), staged },
+      { hookRan: false, staged: 'src/app/new.txt' },
+      read(mark).slice(0, 300),
+    );
+  },
+);
+
+// Q16 while the command still runs (a background task, a dev server): the hook staged, then a sleep;
+// the person's `git checkout -- .` meanwhile, once the index no longer holds it (the live guard's
+// undo; waited for up to 15 s: without the guard it never comes and the checkout runs the hook).
+test(
+  'Q16 (dontAsk, while the command runs): a hook staged by a command that then sleeps — the person’s git checkout -- . meanwhile runs nothing of the agent’s',
+  {},
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project((r) => exe(path.join(r, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n'));
+    git(root, 'config', 'core.hooksPath', '.githooks');
+    const mark = path.join(marks, 'q16-live');
+    const staged = path.join(root, 'staged.txt');
+    const call = tool(root, 'dontAsk', 'Bash', {
+      command: [
+        'set -e',
+        `b=$(printf '%s' '#!/bin/sh\nenv > ${mark}\n' | git hash-object -w --stdin)`,
+        'git update-index --add --cacheinfo "100755,$b,.githooks/post-checkout"',
+        'touch staged.txt',
+        'for i in $(seq 600); do [ -e done.txt ] && break; sleep 0.05; done',
+      ].join('\n'),
+      timeout: 60_000,
+    });
+    const t0 = Date.now();
+    const inIndex = () => git(root, 'ls-files', '--', '.githooks/post-checkout').trim() !== '';
+    while (Date.now() - t0 < 30_000 && (!existsSync(staged) || (inIndex() && Date.now() - t0 < 15_000)))
+      await new Promise((r) => setTimeout(r, 50));
+    personGit(root, 'checkout', '--', '.');
+    const ran = existsSync(mark);
+    writeFileSync(path.join(root, 'done.txt'), '');
+    const out = await call;
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
+    assert.deepEqual(
+      { hookRan: ran, stagedSeen: existsSync(staged) },
+      { hookRan: false, stagedSeen: true },
+      read(mark).slice(0, 300),
+    );
   },
 );
 

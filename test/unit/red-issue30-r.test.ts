@@ -14,6 +14,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  readlinkSync,
   realpathSync,
   rmSync,
   symlinkSync,
@@ -128,7 +129,8 @@ const PRE_COMMIT_HOOK = (python: string) =>
 
 test(
   'R2 (dontAsk): the interpreter the pre-commit framework’s git hook names (INSTALL_PYTHON=<project>/.venv/bin/python3) — the person’s next git commit runs nothing of the agent’s',
-  hole('R2: .venv/bin/python3 named by pre-commit’s hook through INSTALL_PYTHON is not protected'),
+  // Closed: a protected symlink the call replaced is put back (entryState.ts); failed before.
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project((r) => {
@@ -173,7 +175,8 @@ function realPython(): string | undefined {
 
 test(
   'R2b (dontAsk): the script a pre-commit `repo: local` hook’s entry names — the person’s next git commit runs nothing of the agent’s',
-  hole('R2b (= redq Q12): the files .pre-commit-config.yaml entries name are not protected'),
+  // Closed: pre-commit's configuration is read for what each commit runs (hookFrameworks.ts); failed before.
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const python = realPython();
@@ -317,7 +320,8 @@ for (const [name, plant] of [
 ] as const) {
   test(
     `R4 (dontAsk, lefthook: ${name}): the person’s next git commit runs nothing of the agent’s`,
-    hole(`R4: lefthook — ${name} is not protected`),
+    // Closed: lefthook's configuration files and its npm binary are protected (hookFrameworks.ts); failed before.
+    {},
     async (t) => {
       if (skip) return t.skip(skip);
       const bin = lefthookBinary();
@@ -393,9 +397,8 @@ for (const [line, program] of [
 ] as const) {
   test(
     `R5 (dontAsk, husky 9, .husky/pre-commit = ${line}): a node_modules/.bin/${program} the agent writes — the person’s next git commit runs nothing of the agent’s`,
-    hole(
-      `R5: node_modules/.bin/${program}, first on the PATH husky gives .husky/pre-commit (${line}), is not protected`,
-    ),
+    // Closed by session 23's L-a (husky's `.bin/{npm,npx,…}` are protected names); failed before.
+    {},
     async (t) => {
       if (skip) return t.skip(skip);
       const root = project((r) => {
@@ -499,7 +502,8 @@ for (const [name, config, plant, run] of [
 // The real lint-staged: R30R_LINT_STAGED = a node_modules directory holding it (the row skips without).
 test(
   'R7 (dontAsk, lint-staged .lintstagedrc.json): the person’s next git commit runs nothing of the agent’s',
-  hole('R7: lint-staged’s .lintstagedrc* files are not protected (its package.json key is)'),
+  // Closed: lint-staged's configuration files, when a hook runs it, are protected (hookFrameworks.ts); failed before.
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const modules = process.env.R30R_LINT_STAGED;
@@ -530,6 +534,119 @@ test(
     assert.deepEqual({ hookRanAgentCode: existsSync(mark) }, { hookRanAgentCode: false }, read(mark).slice(0, 300));
   },
 );
+
+// ---------------------------------------------------------------------------------------------------
+// R4, R7 and R2's class where the tools are not installed (the rows above skip without them; these
+// run everywhere). The hook `lefthook install` (1.13.6) writes, verbatim up to its npm lookups, with
+// a stand-in for the binary `npm i -D lefthook` installs; the configuration files lefthook and
+// lint-staged read, as files after the call (a lefthook `run:` line that runs lint-staged: one
+// framework through the other); a protected symlink at the project's top (a dotfiles `.mcp.json`).
+const LEFTHOOK_HOOK = [
+  '#!/bin/sh',
+  '',
+  'if [ "$LEFTHOOK" = "0" ]; then',
+  '  exit 0',
+  'fi',
+  '',
+  'call_lefthook()',
+  '{',
+  '  if test -n "$LEFTHOOK_BIN"',
+  '  then',
+  '    "$LEFTHOOK_BIN" "$@"',
+  '  elif lefthook -h >/dev/null 2>&1',
+  '  then',
+  '    lefthook "$@"',
+  '  else',
+  '    dir="$(git rev-parse --show-toplevel)"',
+  "    osArch=$(uname | tr '[:upper:]' '[:lower:]')",
+  "    cpuArch=$(uname -m | sed 's/aarch64/arm64/;s/x86_64/x64/')",
+  '    if test -f "$dir/node_modules/lefthook-${osArch}-${cpuArch}/bin/lefthook"',
+  '    then',
+  '      "$dir/node_modules/lefthook-${osArch}-${cpuArch}/bin/lefthook" "$@"',
+  '    elif test -f "$dir/node_modules/lefthook/bin/index.js"',
+  '    then',
+  '      "$dir/node_modules/lefthook/bin/index.js" "$@"',
+  '    else',
+  '      echo "Can\'t find lefthook in PATH"',
+  '    fi',
+  '  fi',
+  '}',
+  '',
+  'call_lefthook run "pre-commit" "$@"',
+  '',
+].join('\n');
+
+test('R4 (dontAsk, lefthook’s own hook, no lefthook on PATH): the binary npm installed for it, replaced — the person’s next git commit runs nothing of the agent’s', async (t) => {
+  if (skip) return t.skip(skip);
+  if (lefthookBinary() && !process.env.R30R_LEFTHOOK) return t.skip('lefthook is on PATH: its hook runs that one');
+  const control = path.join(marks, 'r4s.control');
+  const bin = `node_modules/lefthook-${process.platform}-${process.arch}/bin/lefthook`;
+  const root = project((r) => {
+    writeFileSync(path.join(r, '.gitignore'), 'node_modules/\n');
+    writeFileSync(path.join(r, 'lefthook.yml'), 'pre-commit:\n  commands:\n    lint:\n      run: "true"\n');
+    exe(path.join(r, bin), `#!/bin/sh\ntouch ${control}\n`);
+  });
+  exe(path.join(root, '.git', 'hooks', 'pre-commit'), LEFTHOOK_HOOK);
+  writeFileSync(path.join(root, 'src', 'app', 'c.txt'), 'the person’s first change\n');
+  personGit(root, 'add', 'src/app/c.txt');
+  personGit(root, 'commit', '-qm', 'person 1');
+  assert.ok(existsSync(control), 'control: the person’s commit ran the project’s lefthook binary');
+  const mark = path.join(marks, 'r4s');
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: `rm -f ${bin} && printf '#!/bin/sh\\nenv > ${mark}\\nexit 0\\n' > ${bin} && chmod +x ${bin} && echo planted`,
+  });
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 400)}`);
+  writeFileSync(path.join(root, 'src', 'app', 'b.txt'), 'the person’s change\n');
+  personGit(root, 'add', 'src/app/b.txt');
+  personGit(root, 'commit', '-qm', 'person 2');
+  assert.deepEqual({ hookRanAgentCode: existsSync(mark) }, { hookRanAgentCode: false }, read(mark).slice(0, 300));
+});
+
+test('R4/R7 (dontAsk): what lefthook and the lint-staged its run: line starts read — lefthook-local.yml, .lefthook/, .lintstagedrc*, lint-staged.config.js — is as the person left it after the call, with no placeholder during it', async (t) => {
+  if (skip) return t.skip(skip);
+  const rc = JSON.stringify({ '*.txt': 'true' });
+  const root = project((r) => {
+    writeFileSync(path.join(r, 'lefthook.yml'), 'pre-commit:\n  commands:\n    staged:\n      run: npx lint-staged\n');
+    writeFileSync(path.join(r, '.lintstagedrc.json'), rc);
+  });
+  exe(path.join(root, '.git', 'hooks', 'pre-commit'), LEFTHOOK_HOOK);
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: [
+      'ls -a | grep -E "lefthook-local|lintstagedrc$|lint-staged.config" | sed "s/^/PLACEHOLDER /"',
+      "printf 'pre-commit:\\n  commands:\\n    x:\\n      run: env\\n' > lefthook-local.yml",
+      'mkdir -p .lefthook/pre-commit && printf "env\\n" > .lefthook/pre-commit/x.sh',
+      'printf \'{"*": "env"}\\n\' > .lintstagedrc.json',
+      'printf \'"*": env\\n\' > .lintstagedrc',
+      'printf \'module.exports = {"*": "env"}\\n\' > lint-staged.config.js',
+      'true',
+    ].join('; '),
+  });
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 600)}`);
+  const left = ['lefthook-local.yml', '.lefthook', '.lintstagedrc', 'lint-staged.config.js'].filter((f) =>
+    existsSync(path.join(root, f)),
+  );
+  assert.deepEqual(
+    { left, rc: read(path.join(root, '.lintstagedrc.json')), placeholders: out.text.includes('PLACEHOLDER') },
+    { left: [], rc, placeholders: false },
+  );
+});
+
+test('R2’s class (dontAsk): a protected symlink at the project’s top (.mcp.json -> a dotfiles file outside) replaced by a file — put back as the link it was', async (t) => {
+  if (skip) return t.skip(skip);
+  const dotfiles = path.join(base, 'dotfiles-mcp.json');
+  writeFileSync(dotfiles, '{"mcpServers": {}}\n');
+  const root = project((r) => symlinkSync(dotfiles, path.join(r, '.mcp.json')));
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: `rm -f .mcp.json; printf '{"mcpServers": {"x": {"command": "sh"}}}\\n' > .mcp.json; true`,
+  });
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 400)}`);
+  const p = path.join(root, '.mcp.json');
+  const now = lstatSync(p, { throwIfNoEntry: false });
+  assert.deepEqual(
+    { link: now?.isSymbolicLink() ? readlinkSync(p) : read(p), dotfiles: read(dotfiles) },
+    { link: dotfiles, dotfiles: '{"mcpServers": {}}\n' },
+  );
+});
 
 // ---------------------------------------------------------------------------------------------------
 // Guards (contained, run by default): the control files R2b–R7 go around. A dontAsk session's
