@@ -1,7 +1,8 @@
 // The red teams' harness for in-process attack rows (issue 30, unit/red-issue30-n, -p, -q*, -r,
 // -limits): a temp base holding a bait HOME and a marker directory, bait values under invented names
 // in the worker's environment for the length of the file, the real OS sandbox host, the one tool call
-// (redTool), the person's repository (`project`) and the person's own git later (`personGit`).
+// (redTool), the person's repository (`project`) and the person's own git later (`personGit`). A new
+// round's file uses it too (its bait under `bait:`, or `bait: false`) rather than a copy of it.
 // One a file, at its top level (it removes its temp base after the file):
 //   const red = redTeamUnit({ round: 'Q', tag: 'r30q', label: 'q' });
 //   const { base, home, marks, read, git, project, exe, personGit, tool } = red;
@@ -38,14 +39,14 @@ const ROUND_BAIT = {
 } as const satisfies Record<string, Record<string, string>>;
 
 export interface RedTeamOptions {
-  /** The round's bait (ROUND_BAIT), HOME's `.ssh/id_rsa` holding `BAIT-<round>-ssh`, the person's `BAIT-<round>-person`. */
-  round: keyof typeof ROUND_BAIT;
+  /** The round's letter: HOME's `.ssh/id_rsa` holds `BAIT-<round>-ssh`, the person's git `BAIT-<round>-person`. */
+  round: string;
   /** redTool's tag (in the tool use ids and the session id) and the temp directory's `da-<tag>-`. */
   tag: string;
   /** What a missing sandbox skips: `the red team issue 30 (<label>) tests`. */
   label: string;
-  /** false: no bait in the environment, and HOME an empty directory. */
-  bait?: false;
+  /** The bait in the environment (default: the round's in ROUND_BAIT); false: none, and HOME an empty directory. */
+  bait?: false | Readonly<Record<string, string>>;
   /** false: no `PERSON_SECRET` in the environment of the person's own git. */
   personSecret?: false;
   /** The person's repositories are `<base>/<projectPrefix><n>` (default `p`). */
@@ -109,7 +110,8 @@ export function redTeamUnit(o: RedTeamOptions): RedTeam {
   const home = path.join(base, 'home');
   const marks = path.join(base, 'marks');
   const saved = { HOME: process.env.HOME };
-  const bait: Readonly<Record<string, string>> = o.bait === false ? {} : ROUND_BAIT[o.round];
+  const bait = o.bait === false ? {} : (o.bait ?? (ROUND_BAIT as Record<string, Record<string, string>>)[o.round]);
+  if (bait === undefined) throw new Error(`redTeamUnit: no bait for round ${o.round} (name it, or bait: false)`);
   const GIT_ENV = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', ...o.gitEnv };
   let sandboxHost: SandboxHost | undefined;
   const host = () => sandboxHost as SandboxHost;
