@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { anchoredFile, removeAnchored } from './anchored';
+import { anchoredFile, readdirOwned, removeAnchored, undoDirectoryLink } from './anchored';
 
 /** A reflog as the snapshot holds it: its identity and every name its lines give. */
 export interface LogFile {
@@ -67,8 +67,12 @@ export function readLogs(gitDir: string): Map<string, LogFile> {
   const walk = (rel: string) => {
     let entries: fs.Dirent[];
     try {
-      entries = fs.readdirSync(path.join(gitDir, rel), { withFileTypes: true });
-    } catch {
+      entries = readdirOwned(path.join(gitDir, rel));
+    } catch (err) {
+      // Not listable even by its owner (red team s, S4): the directory is taken as one the command changed.
+      const st = fs.lstatSync(path.join(gitDir, rel), { throwIfNoEntry: false });
+      if (st && (err as NodeJS.ErrnoException).code !== 'ENOENT')
+        out.set(rel, { ino: -1, size: 0, ctimeMs: st.ctimeMs });
       return;
     }
     for (const e of entries) {
@@ -160,5 +164,30 @@ export function dropLogLines(gitDir: string, log: ChangedLog, bad: ReadonlySet<s
     return true;
   } catch {
     return false;
+  }
+}
+
+/** `logs` of a git directory: `device:inode` of the directory, `link:<target>` for a link, undefined when absent. */
+export function logsIdentity(gitDir: string): string | undefined {
+  const p = path.join(gitDir, 'logs');
+  const st = fs.lstatSync(p, { throwIfNoEntry: false });
+  if (!st) return undefined;
+  return st.isSymbolicLink() ? `link:${fs.readlinkSync(p)}` : `${st.dev}:${st.ino}`;
+}
+
+/**
+ * `logs` made a symbolic link by the command (red team s, S7: git reads reflogs through it, the
+ * screen's anchored undo could not take a line out behind it, and the line stayed): unlinked and
+ * the renamed directory put back, before the reflogs are read. A note, or undefined.
+ */
+export function undoLogsLink(gitDir: string, was: string | undefined, where: string): string | undefined {
+  const now = logsIdentity(gitDir);
+  if (!now?.startsWith('link:') || now === was) return undefined;
+  const what = `${where}: logs was a symbolic link the command made (git would read reflogs wherever it leads)`;
+  try {
+    const done = undoDirectoryLink(gitDir, 'logs', was?.startsWith('link:') ? undefined : was);
+    return done && `${what}: ${done}`;
+  } catch {
+    return `${what}; could not be undone`;
   }
 }

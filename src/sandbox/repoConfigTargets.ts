@@ -233,3 +233,55 @@ function scanRepositories(roots: readonly string[], readings: Reading[]): Entry[
   }
   return out;
 }
+
+/** Submodules' git directories found below one repository's `modules/` at most (hostile trees: bounded). */
+const MAX_MODULES = 128;
+const MAX_MODULE_WALK = 2_000;
+
+/** Is `dir` a git directory (a `HEAD` and an `objects` directory), links not followed? */
+function looksLikeGitDir(dir: string): boolean {
+  return (
+    fs.lstatSync(path.join(dir, 'HEAD'), { throwIfNoEntry: false }) !== undefined &&
+    fs.lstatSync(path.join(dir, 'objects'), { throwIfNoEntry: false })?.isDirectory() === true
+  );
+}
+
+/**
+ * The submodules' git directories of `gitDir` (red team q, Q18): `modules/<name>` — a name with `/`
+ * is a path of directories (`modules/libs/ui`) — and theirs in turn (`modules/a/modules/b`). Links
+ * are not followed; the walk is bounded.
+ */
+export function submoduleGitDirs(gitDir: string): string[] {
+  const out: string[] = [];
+  const queue = [path.join(gitDir, 'modules')];
+  for (let i = 0; i < queue.length && i < MAX_MODULE_WALK && out.length < MAX_MODULES; i++) {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(queue[i]!, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      if (!e.isDirectory()) continue;
+      const d = path.join(queue[i]!, e.name);
+      if (!looksLikeGitDir(d)) queue.push(d);
+      else if (out.length < MAX_MODULES) {
+        out.push(d);
+        queue.push(path.join(d, 'modules'));
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The working tree of a git directory: the directory holding a `.git`; else the last `core.worktree`
+ * of its own config (a submodule's `modules/<name>`: protected, the person's), relative to it.
+ */
+export function workTreeOf(gitDir: string): string {
+  if (path.basename(gitDir) === '.git') return path.dirname(gitDir);
+  let tree: string | undefined;
+  for (const e of parseGitConfig(readConfig(path.join(gitDir, 'config')) ?? '') ?? [])
+    if (e.section === 'core' && e.subsection === undefined && e.key === 'worktree' && e.value) tree = e.value;
+  return tree === undefined ? path.dirname(gitDir) : path.resolve(gitDir, tree);
+}

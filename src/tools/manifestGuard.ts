@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { binFileRefusal, manifestEditRefusal, type HookedKeys } from '../sandbox/manifestBins';
 import { hookManifestKeys } from '../sandbox/repoConfigTargets';
 import { isLintManifest, lintEditRefusal } from '../sandbox/lintKeys';
+import { toolConfigWriteRefusal } from '../sandbox/toolConfigTargets';
 
 const NO_HOOKS: HookedKeys = { scripts: [], bins: [] };
 
@@ -46,7 +47,7 @@ export async function manifestWriteRefusal(
 ): Promise<string | undefined> {
   const all = forms(abs);
   for (const f of all) {
-    const why = binFileRefusal(f, hookedOf);
+    const why = binFileRefusal(f, hookedOf) ?? toolConfigWriteRefusal(f, after);
     if (why) return why;
   }
   const lint = (f: string) => isLintManifest(path.dirname(f), path.basename(f).toLowerCase());
