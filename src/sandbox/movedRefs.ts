@@ -404,7 +404,13 @@ function undoCarriedLogs(gitDir: string, was: RefState, now: RefState, where: st
     const what = log.forced
       ? 'a reflog that is no regular file (or too big to read)'
       : `${lines.size} reflog line(s) naming a commit carrying a git directory or changing the repository's hooks (the person's \`git checkout -\` or \`HEAD@{1}\` would go there)`;
-    notes.push(`${where}: ${log.name}: ${what}; ${ok ? 'taken out' : 'could not be undone'}`);
+    const done =
+      ok === 'cut'
+        ? `a directory on its way is a link, which was removed (git reads no reflog through it; the reflogs it led to are not the repository's)`
+        : ok
+          ? 'taken out'
+          : 'could not be undone';
+    notes.push(`${where}: ${log.name}: ${what}; ${done}`);
   }
   return notes;
 }

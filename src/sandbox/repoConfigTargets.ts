@@ -131,13 +131,13 @@ const DYNAMIC_PREFIX = /(["']?)\$(?:\([^()]*(?:\([^()]*\)[^()]*)*\)|\{[^}]*\}|\w
 /**
  * The ways a hook line may name files, as a parser can tell (O6b): as written from the work tree;
  * with a leading substitution or variable before a `/` read as the work tree (`$(git rev-parse
- * --show-toplevel)/scripts/x`, `$ROOT/x`); from each directory a `cd` names; and a glob's directory
+ * --show-toplevel)/scripts/x`, `$ROOT/x`); from each directory a `cd` (`pushd`) names; and a glob's directory
  * (`for f in scripts/*.sh`) whole.
  */
 function hookLineReadings(line: string, root: string): { command: string; cwd: string }[] {
   const plain = line.replace(DYNAMIC_PREFIX, '.');
   const out = [{ command: plain, cwd: root }];
-  for (const m of plain.matchAll(/(?:^|[;&|(]\s*)cd\s+(["']?)([^\s;&|"')]+)\1/g))
+  for (const m of plain.matchAll(/(?:^|[;&|(]\s*)(?:cd|pushd)\s+(["']?)([^\s;&|"')]+)\1/g))
     out.push({ command: plain, cwd: path.resolve(root, m[2]!) });
   for (const m of plain.matchAll(/[^\s"'=]*[*?[][^\s"']*/g)) {
     const dir = m[0].slice(0, m[0].search(/[*?[]/)).replace(/[^/]*$/, '');

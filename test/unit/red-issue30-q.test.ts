@@ -103,7 +103,8 @@ for (const [label, hookLine, plant] of [
 ] as const) {
   test(
     `Q5 (dontAsk, the hook runs \`${label}\`): the agent's ${plant} scripts.lint does not run at the person's git commit`,
-    hole('Q5: hookPackageRuns protects only package.json files at and above the hook’s directory'),
+    // Closed: the directory option and a run in every workspace are read (hookPackageRuns.ts); failed before.
+    {},
     async (t) => {
       if (skip) return t.skip(skip);
       const root = project((r) => {
@@ -207,7 +208,7 @@ test(
 
 test(
   'Q13 (dontAsk): a directory named like the person’s MCP package moves their `npm x` server into the project — it runs nothing the session planted',
-  hole('Q13: namesRelativePath counts a name the session created; plantedPackage does not know npm x'),
+  // Closed: a project path is named by the command line's shape only (serverDirectory.ts); failed before.
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project(() => {});
@@ -265,6 +266,48 @@ test('Q13 guard (dontAsk): the same plant against `npx -y @acme/mcp-server` — 
     where = 'refused';
   }
   assert.ok(where === '/' || where === 'refused', where);
+});
+
+// Q13's class, function level: the neutral directory is decided by the command line's shape, never by
+// what the project holds (names a session made: `@acme/mcp-server`, `src`, `server`), and a server
+// that does name a project path is refused when any npx-like spelling (`npm x`, `bun x`, `pnpm
+// exec|dlx`, `yarn dlx|exec`) would run a package planted there, or `uvx`/`uv` would read a `uv.toml`
+// (or a pyproject's `[tool.uv]`) there that says where packages come from.
+test('Q13 (the neutral directory): decided by the command line’s shape; every npx-like spelling and uv’s project config refused in the project', () => {
+  const root = path.join(base, 'q13-shape');
+  for (const d of ['@acme/mcp-server', 'node_modules/@acme/mcp-server', 'node_modules/.bin', 'src', 'server'])
+    mkdirSync(path.join(root, d), { recursive: true });
+  const at = (command: string, ...args: string[]) => {
+    try {
+      return serverDirectory('s', {}, { command, args }, root, [root]);
+    } catch {
+      return 'refused';
+    }
+  };
+  for (const [command, ...args] of [
+    ['npm', 'x', '-y', '@acme/mcp-server'],
+    ['npx', '-y', '@acme/mcp-server@1.2.0'],
+    ['bun', 'x', '@acme/mcp-server', 'src'],
+    ['uvx', 'mcp-server', '--root', 'server'],
+    ['npx', '-y', 'github-user/mcp-server'],
+  ])
+    assert.equal(at(command!, ...args), '/', `${command} ${args.join(' ')}`);
+  for (const [command, ...args] of [
+    ['npm', 'x', '-y', '@acme/mcp-server', '.'],
+    ['npm', 'exec', '--', '@acme/mcp-server', '--dir=./data'],
+    ['bun', 'x', '@acme/mcp-server', './'],
+    ['pnpm', 'exec', '@acme/mcp-server', '.'],
+    ['yarn', 'dlx', '@acme/mcp-server', '.'],
+  ])
+    assert.equal(at(command!, ...args), 'refused', `${command} ${args.join(' ')}`);
+  assert.equal(at('node', 'dist/index.js'), root);
+  assert.equal(at('node', 'server.js'), root);
+  assert.equal(at('uvx', 'mcp-server-git', '--repository', '.'), root);
+  writeFileSync(path.join(root, 'pyproject.toml'), '[project]\nname = "x"\n\n[[tool.uv.index]]\nurl = "./wheels"\n');
+  assert.equal(at('uvx', 'mcp-server-git', '--repository', '.'), 'refused');
+  rmSync(path.join(root, 'pyproject.toml'));
+  writeFileSync(path.join(root, 'uv.toml'), 'find-links = ["./wheels"]\n');
+  assert.equal(at('uvx', 'mcp-server-git', '--repository', '.'), 'refused');
 });
 
 // ---------------------------------------------------------------------------------------------------
@@ -408,7 +451,7 @@ test(
 // `web/Makefile`, not the hook directory's (commandFiles.ts `make` → `Makefile` in the cwd).
 test(
   'Q5 (dontAsk, the hook runs `make -C web lint`): the agent’s web/Makefile does not run at the person’s git commit',
-  hole('Q5: a runner’s directory option (-C, --prefix, --cwd) is not read'),
+  // Closed: the task file a hook's make reads (its -C directory's, or -f's) is protected; failed before.
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project((r) => {

@@ -558,7 +558,12 @@ for (const [name, clean] of [
     // git clean gives up a directory at its first lstat error (builtin/clean.c remove_dirs): held.
     name === 'git clean -fdx'
       ? {}
-      : hole(`R8: the person’s ${name} during a session’s command follows a swapped directory`),
+      : // A known limit (docs/security.md, the person's own recursive delete): the deleting process is the
+        // person's, outside the sandbox, walking by path while the sandboxed command still runs; no
+        // check of the worker's comes between the command's swap and the person's next unlink.
+        hole(
+          `R8 (known limit, docs/security.md): the person’s ${name} during a session’s command follows a swapped directory — the worker cannot stop a by-path delete of the person’s own process racing a running sandboxed command`,
+        ),
     async (t) => {
       if (skip) return t.skip(skip);
       const root = project((r) => {
