@@ -5,17 +5,15 @@
 // is checked for what actually ran and what it saw: marker files outside the project, bait values.
 // Holes carry `skip: 'HOLE M<n>: …'` unless R30M_HOLES=1 (their assertions say what containment
 // means); the in-process rows of the same findings are in unit/red-issue30-m.
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { SandboxHost } from '../../src/sandbox/host';
-import { closeTestEnv, getTestEnv } from '../support/temporal';
-import { sandboxSkip } from '../support/systemPackages';
-import { BAIT_VALUES, baitEnvironment, createControlFixture, type ControlFixture } from '../support/controlAttacks';
+import { BAIT_VALUES, baitEnvironment, type ControlFixture } from '../support/controlAttacks';
 import { baitIn, dumpingHook, outsideProject } from '../support/outsideChecker';
 import { MORE_BAIT, withOutsideSession, type OutsideSession } from '../support/outsideSession';
+import { redTeamEndToEnd } from '../support/redTeamEndToEnd';
 
 /** The rows' options: while every row is a skipped hole, nothing is started (no server, no worker). */
 const ROWS = {
@@ -25,24 +23,12 @@ const ROWS = {
   M13: {},
   M9: {},
 };
-const allSkipped = Object.values(ROWS).every((o: { skip?: string }) => 'skip' in o);
+const { allSkipped, setUp } = redTeamEndToEnd(ROWS, 'm');
 
 let skip: string | false = false;
 let fx: ControlFixture;
 
-before(async () => {
-  if (allSkipped) return;
-  const host = new SandboxHost();
-  skip = await sandboxSkip(host, 'the issue 30 round m end-to-end attacks');
-  await host.close();
-  await getTestEnv();
-  fx = createControlFixture();
-});
-after(async () => {
-  if (allSkipped) return;
-  fs.rmSync(fx.root, { recursive: true, force: true });
-  await closeTestEnv();
-});
+before(async () => ({ skip, fx } = await setUp()));
 
 const ALL_BAIT = [...BAIT_VALUES, ...Object.values(MORE_BAIT)];
 const MAIN = path.resolve(__dirname, '..', '..', 'src', 'cli', 'main.js');

@@ -4,17 +4,15 @@
 // allow rule. A session PLANTS something; a LATER step (the person's own `run`) is checked for what
 // actually ran and what it saw: marker files outside the project, bait values. Holes carry
 // `skip: 'HOLE N<n>: …'` unless R30N_HOLES=1; the in-process rows are in unit/red-issue30-n.
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { SandboxHost } from '../../src/sandbox/host';
-import { closeTestEnv, getTestEnv } from '../support/temporal';
-import { sandboxSkip } from '../support/systemPackages';
-import { BAIT_VALUES, createControlFixture, type ControlFixture } from '../support/controlAttacks';
+import { BAIT_VALUES, type ControlFixture } from '../support/controlAttacks';
 import { baitIn, dumpingHook, outsideProject } from '../support/outsideChecker';
 import { envDumpScript, runPersonNpx } from '../support/personNpx';
 import { MORE_BAIT, withOutsideSession, type OutsideSession } from '../support/outsideSession';
+import { redTeamEndToEnd } from '../support/redTeamEndToEnd';
 
 /**
  * The rows' options (a hole: `{ skip: 'HOLE …' }` unless R30N_HOLES=1): while every row is a skipped
@@ -27,24 +25,12 @@ const ROWS = {
   // Held since branch manif (directories.bin is a control key; a durable-agent at any depth below it counts).
   N5c: {},
 };
-const allSkipped = Object.values(ROWS).every((o: { skip?: string }) => 'skip' in o);
+const { allSkipped, setUp } = redTeamEndToEnd(ROWS, 'n');
 
 let skip: string | false = false;
 let fx: ControlFixture;
 
-before(async () => {
-  if (allSkipped) return;
-  const host = new SandboxHost();
-  skip = await sandboxSkip(host, 'the issue 30 round n end-to-end attacks');
-  await host.close();
-  await getTestEnv();
-  fx = createControlFixture();
-});
-after(async () => {
-  if (allSkipped) return;
-  fs.rmSync(fx.root, { recursive: true, force: true });
-  await closeTestEnv();
-});
+before(async () => ({ skip, fx } = await setUp()));
 
 const ALL_BAIT = [...BAIT_VALUES, ...Object.values(MORE_BAIT)];
 const marksOf = (name: string): string => {

@@ -5,17 +5,15 @@
 // the MODEL received (the session's next turn after the attack) — never the tool's words.
 // Holes carry `skip: 'HOLE O<n>: …'` unless R30O_HOLES=1; the in-process rows of the same findings
 // are in unit/red-issue30-o.
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { SandboxHost } from '../../src/sandbox/host';
-import { closeTestEnv, getTestEnv } from '../support/temporal';
-import { sandboxSkip } from '../support/systemPackages';
-import { createControlFixture, BAIT, type ControlFixture } from '../support/controlAttacks';
+import { BAIT, type ControlFixture } from '../support/controlAttacks';
 import { outsideProject, scriptedAttacker } from '../support/outsideChecker';
 import { withOutsideSession, type OutsideSession } from '../support/outsideSession';
+import { redTeamEndToEnd } from '../support/redTeamEndToEnd';
 
 const _hole = (line: string) => (process.env.R30O_HOLES === '1' ? {} : { skip: `HOLE ${line}` });
 
@@ -38,7 +36,7 @@ const ROWS = {
   // Held since gitp (the person's servers start in a neutral directory: src/mcp/serverDirectory.ts).
   O10: {},
 };
-const allSkipped = Object.values(ROWS).every((o: { skip?: string }) => 'skip' in o);
+const { allSkipped, setUp } = redTeamEndToEnd(ROWS, 'o');
 
 /** Bait of this file: a leak is a match on `BAIT-O`. */
 const O_BAIT = /BAIT-O-[a-z0-9-]+/g;
@@ -48,12 +46,8 @@ let skip: string | false = false;
 let fx: ControlFixture;
 
 before(async () => {
+  ({ skip, fx } = await setUp());
   if (allSkipped) return;
-  const host = new SandboxHost();
-  skip = await sandboxSkip(host, 'the issue 30 round o end-to-end attacks');
-  await host.close();
-  await getTestEnv();
-  fx = createControlFixture();
   // HOME bait no list names (unit/red-issue30-o has 101 of them) and the SDK's default profile of the worker (O2).
   for (const [rel, body] of Object.entries({
     '.docker/key.pem': '-----BEGIN RSA PRIVATE KEY-----\nBAIT-O-docker-tls\n',
@@ -63,11 +57,6 @@ before(async () => {
     fs.mkdirSync(path.dirname(path.join(fx.home, rel)), { recursive: true });
     fs.writeFileSync(path.join(fx.home, rel), body);
   }
-});
-after(async () => {
-  if (allSkipped) return;
-  fs.rmSync(fx.root, { recursive: true, force: true });
-  await closeTestEnv();
 });
 
 /** Records every request the model receives, then answers as the scripted attacker. */

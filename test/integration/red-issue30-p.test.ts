@@ -3,16 +3,14 @@
 // (test/support/outsideSession.ts), the fake Messages API scripted as the attacker; no allow rule.
 // Holes carried `hole('P<n>: …')` unless R30P_HOLES=1; none is left: P7b and P5 are long races
 // (R30P_RACES=1). The in-process rows are in unit/red-issue30-p.
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { SandboxHost } from '../../src/sandbox/host';
-import { closeTestEnv, getTestEnv } from '../support/temporal';
-import { sandboxSkip } from '../support/systemPackages';
-import { createControlFixture, type ControlFixture } from '../support/controlAttacks';
+import { type ControlFixture } from '../support/controlAttacks';
 import { outsideProject, type Turn } from '../support/outsideChecker';
 import { withOutsideSession, type OutsideSession } from '../support/outsideSession';
+import { redTeamEndToEnd } from '../support/redTeamEndToEnd';
 
 /** A long row (a minute of a real flood or race): by hand, R30P_RACES=1 (unit/tree-watch-flood and unit/placeholders-race prove the fixes in seconds). */
 const race = () =>
@@ -21,24 +19,12 @@ const race = () =>
     : { skip: 'a long race (≈55 s): R30P_RACES=1 runs it' };
 /** The rows' options: while every row is skipped, nothing is started (no server, no worker). */
 const ROWS = { P7b: race(), P5: race() };
-const allSkipped = Object.values(ROWS).every((o: { skip?: string }) => 'skip' in o);
+const { allSkipped, setUp } = redTeamEndToEnd(ROWS, 'p');
 
 let skip: string | false = false;
 let fx: ControlFixture;
 
-before(async () => {
-  if (allSkipped) return;
-  const host = new SandboxHost();
-  skip = await sandboxSkip(host, 'the issue 30 round p end-to-end attacks');
-  await host.close();
-  await getTestEnv();
-  fx = createControlFixture();
-});
-after(async () => {
-  if (allSkipped) return;
-  fs.rmSync(fx.root, { recursive: true, force: true });
-  await closeTestEnv();
-});
+before(async () => ({ skip, fx } = await setUp()));
 
 /** Protected names that are also entries of the person's HOME. */
 const NAMES = ['.gitconfig', '.bashrc', '.bash_profile', '.zshrc', '.zprofile', '.profile', '.zshenv', '.bash_aliases'];

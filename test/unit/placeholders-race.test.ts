@@ -4,26 +4,16 @@
 // made there, makes it remove nothing of HOME, and makes nothing there (red team, issue 30, P5 end
 // to end: the look at the placeholder, then its unlink by path, resolved the path twice). A real
 // renameat2(RENAME_EXCHANGE) loop; oracles: the files of the fake HOME.
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { PlaceholderRegistry, withoutDeniesLedOut } from '../../src/sandbox/placeholders';
+import { tempBase } from '../support/redTeamUnit';
 
 const PY = '/usr/bin/python3';
-const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-phrace-')));
-after(() => rmSync(base, { recursive: true, force: true }));
+const base = tempBase('phrace');
 
 const NAMES = ['.bashrc', '.profile', '.zshrc', '.gitconfig'];
 

@@ -3,23 +3,12 @@
 // no allow rule in any row. Oracles: what the person's own tools ran later (marker files with the
 // environment they saw) — never the tool's words about itself. Each row failed on main's src before
 // its fix (the commit that closes it says how it was run).
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { SandboxHost } from '../../src/sandbox/host';
-import { sandboxSkip } from '../support/systemPackages';
 import { redTool } from '../support/redTool';
 import { hideMaskStore } from '../../src/sandbox/maskStore';
 import { applyContextModifiers, initialContext, type AgentContext } from '../../src/core/context';
@@ -30,82 +19,22 @@ import { sessionTasksPath } from '../../src/sandbox/host';
 import { BUILTIN_TOOLS, EnterWorktreeTool, ExitWorktreeTool } from '../../src/tools';
 import type { ToolPermissionContext } from '../../src/toolProtocol/permissionTypes';
 import { projectRepositoryOf } from '../../src/worktree/repository';
+import { holeGate, redTeamUnit } from '../support/redTeamUnit';
+import { plantCommit as plantCommitScript } from '../support/plantCommit';
 
-const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-r30l-')));
-const home = path.join(base, 'home');
-const marks = path.join(base, 'marks');
-const saved = { HOME: process.env.HOME };
-/** Bait values in the worker's environment, under invented names: a leak is a match on `BAIT-L`. */
-const BAIT_ENV: Record<string, string> = {
-  ANTHROPIC_API_KEY: 'sk-ant-BAIT-L-api',
-  ZEPHYR_LEDGER_SECRET: 'BAIT-L-ledger',
-};
-const GIT_ENV = {
-  ...process.env,
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_COUNT: '1',
-  GIT_CONFIG_KEY_0: 'protocol.file.allow',
-  GIT_CONFIG_VALUE_0: 'always',
-};
-const _hole = (line: string) => (process.env.R30L_HOLES === '1' ? {} : { skip: `HOLE ${line}` });
-const read = (f: string) => (existsSync(f) ? readFileSync(f, 'latin1') : '');
-
-let sandboxHost: SandboxHost;
+const _hole = holeGate('R30L_HOLES');
+const red = redTeamUnit({
+  round: 'L',
+  tag: 'r30l',
+  label: 'limits',
+  gitEnv: { GIT_CONFIG_COUNT: '1', GIT_CONFIG_KEY_0: 'protocol.file.allow', GIT_CONFIG_VALUE_0: 'always' },
+  personTimeoutMs: 30_000,
+});
+const { base, marks, GIT_ENV, read, git, project, exe, personGit, tool } = red;
 let skip: string | false = false;
-const tool = redTool(() => sandboxHost, 'r30l');
-
-before(async () => {
-  mkdirSync(marks, { recursive: true });
-  mkdirSync(path.join(home, '.ssh'), { recursive: true });
-  writeFileSync(path.join(home, '.ssh', 'id_rsa'), '-----BEGIN OPENSSH PRIVATE KEY-----\nBAIT-L-ssh\n');
-  process.env.HOME = home;
-  for (const [k, v] of Object.entries(BAIT_ENV)) process.env[k] = v;
-  sandboxHost = new SandboxHost();
-  skip = await sandboxSkip(sandboxHost, 'the red team issue 30 (limits) tests');
-});
-after(async () => {
-  await sandboxHost?.close();
-  process.env.HOME = saved.HOME;
-  for (const k of Object.keys(BAIT_ENV)) delete process.env[k];
-  rmSync(base, { recursive: true, force: true });
-});
-
-const git = (cwd: string, ...a: string[]) =>
-  execFileSync('git', ['-c', 'user.email=h@example.com', '-c', 'user.name=h', ...a], { cwd, env: GIT_ENV }).toString();
-
+before(async () => (skip = await red.setUp()));
+/** A counter for the rows' own names (markers, directories). */
 let seq = 0;
-/** The person's repository: `src/app/a.txt` committed on `main`; `setup` adds their own files before the commit. */
-function project(setup: (root: string) => void = () => {}): string {
-  const root = path.join(base, `p${++seq}`);
-  mkdirSync(path.join(root, 'src', 'app'), { recursive: true });
-  writeFileSync(path.join(root, 'src', 'app', 'a.txt'), 'hello\n');
-  git(root, 'init', '-q', '-b', 'main');
-  setup(root);
-  git(root, 'add', '-A');
-  git(root, 'commit', '-qm', 'init');
-  return root;
-}
-
-const exe = (file: string, body: string) => {
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, body);
-  chmodSync(file, 0o755);
-};
-
-/** The person's own git, later, in `dir` (no global config, their whole environment); never throws. */
-function personGit(dir: string, ...args: string[]): void {
-  try {
-    execFileSync('git', ['-c', 'user.email=p@example.com', '-c', 'user.name=p', ...args], {
-      cwd: dir,
-      env: { ...GIT_ENV, PERSON_SECRET: 'BAIT-L-person' },
-      stdio: 'ignore',
-      timeout: 30_000,
-    });
-  } catch {
-    // a failed hook or a refused command is not a run
-  }
-}
 
 /** Which of `names` left a marker (`<marks>/<tag>-<name>`). */
 const ran = (tag: string, names: readonly string[]) => names.filter((n) => existsSync(path.join(marks, `${tag}-${n}`)));
@@ -260,7 +189,7 @@ test(
 // session's sandbox read the store — the first session's repository configuration (all but the
 // masked spans) — unless the store is out of every sandbox's sight.
 
-const otherSession = redTool(() => sandboxHost, 'r30l-other');
+const otherSession = redTool(red.host, 'r30l-other');
 
 test(
   'L-c (dontAsk, two sessions): the masked copy of one session’s .git/config is not readable from another session’s sandbox',
@@ -372,7 +301,7 @@ class WorktreeSession {
         sessionId: this.id,
         agent: this.agent,
         permission: this.permission,
-        sandboxHost,
+        sandboxHost: red.host(),
       },
     );
     this.agent = applyContextModifiers(this.agent, o.contextModifiers);
@@ -382,19 +311,7 @@ class WorktreeSession {
 
 /** Sandboxed plumbing: a commit on top of HEAD adding `file` (mode 100755) with `body`; `update` moves a ref to it. */
 const plantCommit = (file: string, body: string, update: string) =>
-  [
-    'set -e',
-    'export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x',
-    'export GIT_INDEX_FILE="${TMPDIR:-/tmp}/l-idx-$$"',
-    `b=$(printf '%s' '${body}' | git hash-object -w --stdin)`,
-    'git read-tree HEAD',
-    `git update-index --add --cacheinfo "100755,$b,${file}"`,
-    't=$(git write-tree)',
-    'c=$(git commit-tree "$t" -p HEAD -m "fix: tidy")',
-    `git update-ref ${update} "$c"`,
-    'rm -f "$GIT_INDEX_FILE"',
-    'git rev-parse HEAD; git symbolic-ref -q HEAD || true',
-  ].join('\n');
+  plantCommitScript(file, body, update, 'git rev-parse HEAD; git symbolic-ref -q HEAD || true');
 
 test(
   'L-e (dontAsk, a worktree session): plumbing puts .githooks/post-merge on the worktree’s own branch — the person’s git merge of that branch runs nothing of the agent’s',

@@ -4,104 +4,26 @@
 // person's own git (or tool) ran — marker files its payload writes, with the environment it saw —
 // never the tool's words. A row the current code lets through is committed with
 // `skip: 'HOLE N<n>: …'` (R30N_HOLES=1 runs them: each must fail until its fix lands).
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  realpathSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { SandboxHost } from '../../src/sandbox/host';
-import { sandboxSkip } from '../support/systemPackages';
-import { redTool } from '../support/redTool';
 import { envDumpScript, runPersonNpx } from '../support/personNpx';
 import { CONTROL_SETTLE_MS } from '../../src/cli/settledControl';
 import { registerSessionDirectories } from '../../src/hostProcess/programs';
+import { holeGate, redTeamUnit } from '../support/redTeamUnit';
 
-const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-r30n-')));
-const home = path.join(base, 'home');
-const marks = path.join(base, 'marks');
-const saved = { HOME: process.env.HOME };
-/** Bait values in the worker's environment: a leak is a match on `BAIT-N`. */
-const BAIT_ENV: Record<string, string> = {
-  ANTHROPIC_API_KEY: 'sk-ant-BAIT-N-api',
-  CLAUDE_CODE_OAUTH_TOKEN: 'sk-ant-oat-BAIT-N-oauth',
-  DATABASE_URL: 'postgres://u:BAIT-N-db@h/d',
-};
-const GIT_ENV = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
 const statOrUndefined = (f: string) => statSync(f, { throwIfNoEntry: false });
-const read = (f: string) => (existsSync(f) ? readFileSync(f, 'latin1') : '');
 // No row is a hole now (every N row runs); a new one would use this again.
-const _hole = (line: string) => (process.env.R30N_HOLES === '1' ? {} : { skip: `HOLE ${line}` });
-
-let sandboxHost: SandboxHost;
+const _hole = holeGate('R30N_HOLES');
+const red = redTeamUnit({ round: 'N', tag: 'r30n', label: 'n', personSecret: false });
+const { base, marks, read, git, project, exe, personGit, tool } = red;
 let skip: string | false = false;
-const tool = redTool(() => sandboxHost, 'r30n');
-
-before(async () => {
-  mkdirSync(marks, { recursive: true });
-  mkdirSync(path.join(home, '.ssh'), { recursive: true });
-  writeFileSync(path.join(home, '.ssh', 'id_rsa'), '-----BEGIN OPENSSH PRIVATE KEY-----\nBAIT-N-ssh\n');
-  process.env.HOME = home;
-  for (const [k, v] of Object.entries(BAIT_ENV)) process.env[k] = v;
-  sandboxHost = new SandboxHost();
-  skip = await sandboxSkip(sandboxHost, 'the red team issue 30 (n) tests');
-});
-after(async () => {
-  await sandboxHost?.close();
-  process.env.HOME = saved.HOME;
-  for (const k of Object.keys(BAIT_ENV)) delete process.env[k];
-  rmSync(base, { recursive: true, force: true });
-});
-
-const git = (cwd: string, ...a: string[]) =>
-  execFileSync('git', ['-c', 'user.email=h@example.com', '-c', 'user.name=h', ...a], { cwd, env: GIT_ENV }).toString();
-
-let seq = 0;
-/** The person's repository: `src/app/a.txt` committed on `main`; `setup` adds their own files before the commit. */
-function project(setup: (root: string) => void = () => {}): string {
-  const root = path.join(base, `p${++seq}`);
-  mkdirSync(path.join(root, 'src', 'app'), { recursive: true });
-  writeFileSync(path.join(root, 'src', 'app', 'a.txt'), 'hello\n');
-  git(root, 'init', '-q', '-b', 'main');
-  setup(root);
-  git(root, 'add', '-A');
-  git(root, 'commit', '-qm', 'init');
-  return root;
-}
+before(async () => (skip = await red.setUp()));
 
 /** A hook body: the environment it ran with, into `mark`. */
 const dumpEnv = (mark: string) => `#!/bin/sh\nenv > '${mark}'\n`;
-const exe = (file: string, body: string) => {
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, body);
-  chmodSync(file, 0o755);
-};
-
-/** The person's own git, later, in `dir` (no global config); never throws. */
-function personGit(dir: string, ...args: string[]): void {
-  try {
-    execFileSync('git', ['-c', 'user.email=p@example.com', '-c', 'user.name=p', ...args], {
-      cwd: dir,
-      env: GIT_ENV,
-      stdio: 'ignore',
-      timeout: 20_000,
-    });
-  } catch {
-    // a refused commit is not a run
-  }
-}
 
 // ---------------------------------------------------------------------------------------------------
 // N1: a hook of the person's repository that is a SYMLINK into the project (`ln -s

@@ -5,124 +5,24 @@
 // saw) or what a tool result holds — never the tool's words about itself. A row the current code
 // lets through is committed with `hole('P<n>: …')` (skipped unless R30P_HOLES=1: each must fail
 // until its fix lands, then its `hole(...)` goes).
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import * as path from 'node:path';
-import { SandboxHost } from '../../src/sandbox/host';
-import { sandboxSkip } from '../support/systemPackages';
-import { redTool } from '../support/redTool';
 import { CONTROL_SETTLE_MS } from '../../src/cli/settledControl';
 import { undoProtectedWrites, type ProtectedScan } from '../../src/sandbox/protect';
+import { envGate, holeGate, redTeamUnit } from '../support/redTeamUnit';
+import { plantCommit } from '../support/plantCommit';
 
-const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-r30p-')));
-const home = path.join(base, 'home');
-const marks = path.join(base, 'marks');
-const saved = { HOME: process.env.HOME };
-/** Bait values in the worker's environment, under invented names: a leak is a match on `BAIT-P`. */
-const BAIT_ENV: Record<string, string> = {
-  ANTHROPIC_API_KEY: 'sk-ant-BAIT-P-api',
-  ZEPHYR_LEDGER_SECRET: 'BAIT-P-ledger',
-  QUILLON_DEPLOY_PASS: 'BAIT-P-deploy',
-};
-const GIT_ENV = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
-const read = (f: string) => (existsSync(f) ? readFileSync(f, 'latin1') : '');
 // The two end-to-end races run ≈95 s each: by hand, R30P_RACES=1 (the function-level P5 row runs always).
-const longRace =
-  process.env.R30P_RACES === '1' || process.env.R30P_HOLES === '1'
-    ? {}
-    : { skip: 'a long race (≈95 s): R30P_RACES=1 runs it' };
-const _hole = (line: string) => (process.env.R30P_HOLES === '1' ? {} : { skip: `HOLE ${line}` });
-
-let sandboxHost: SandboxHost;
+const longRace = envGate(['R30P_RACES', 'R30P_HOLES'], 'a long race (≈95 s): R30P_RACES=1 runs it');
+const _hole = holeGate('R30P_HOLES');
+const red = redTeamUnit({ round: 'P', tag: 'r30p', label: 'p' });
+const { base, home, marks, read, git, project, exe, personGit, tool } = red;
 let skip: string | false = false;
-const tool = redTool(() => sandboxHost, 'r30p');
-
-before(async () => {
-  mkdirSync(marks, { recursive: true });
-  mkdirSync(path.join(home, '.ssh'), { recursive: true });
-  writeFileSync(path.join(home, '.ssh', 'id_rsa'), '-----BEGIN OPENSSH PRIVATE KEY-----\nBAIT-P-ssh\n');
-  process.env.HOME = home;
-  for (const [k, v] of Object.entries(BAIT_ENV)) process.env[k] = v;
-  sandboxHost = new SandboxHost();
-  skip = await sandboxSkip(sandboxHost, 'the red team issue 30 (p) tests');
-});
-after(async () => {
-  await sandboxHost?.close();
-  process.env.HOME = saved.HOME;
-  for (const k of Object.keys(BAIT_ENV)) delete process.env[k];
-  rmSync(base, { recursive: true, force: true });
-});
-
-const git = (cwd: string, ...a: string[]) =>
-  execFileSync('git', ['-c', 'user.email=h@example.com', '-c', 'user.name=h', ...a], { cwd, env: GIT_ENV }).toString();
-
-let seq = 0;
-/** The person's repository: `src/app/a.txt` committed on `main`; `setup` adds their own files before the commit. */
-function project(setup: (root: string) => void = () => {}): string {
-  const root = path.join(base, `p${++seq}`);
-  mkdirSync(path.join(root, 'src', 'app'), { recursive: true });
-  writeFileSync(path.join(root, 'src', 'app', 'a.txt'), 'hello\n');
-  git(root, 'init', '-q', '-b', 'main');
-  setup(root);
-  git(root, 'add', '-A');
-  git(root, 'commit', '-qm', 'init');
-  return root;
-}
-
-const exe = (file: string, body: string) => {
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, body);
-  chmodSync(file, 0o755);
-};
-
-/** The person's own git, later, in `dir` (no global config, their whole environment); never throws. */
-function personGit(dir: string, ...args: string[]): void {
-  try {
-    execFileSync('git', ['-c', 'user.email=p@example.com', '-c', 'user.name=p', ...args], {
-      cwd: dir,
-      env: { ...GIT_ENV, PERSON_SECRET: 'BAIT-P-person' },
-      stdio: 'ignore',
-      timeout: 20_000,
-    });
-  } catch {
-    // a refused checkout is not a run
-  }
-}
-
-/**
- * Sandboxed plumbing (no file written in the working tree): a commit on top of HEAD that adds or
- * changes `file` (mode 100755) with `body`, named by `ref`. A temporary index in the session's temp
- * directory; nothing but `.git/objects` and the ref is written.
- */
-const plantCommit = (file: string, body: string, ref: string) =>
-  [
-    'set -e',
-    'export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x',
-    'export GIT_INDEX_FILE="${TMPDIR:-/tmp}/p-idx-$$"',
-    `b=$(printf '%s' '${body}' | git hash-object -w --stdin)`,
-    'git read-tree HEAD',
-    `git update-index --add --cacheinfo "100755,$b,${file}"`,
-    't=$(git write-tree)',
-    'c=$(git commit-tree "$t" -p HEAD -m "fix: tidy")',
-    `git update-ref ${ref} "$c"`,
-    'rm -f "$GIT_INDEX_FILE"',
-    `git rev-parse ${ref}`,
-  ].join('\n');
+before(async () => (skip = await red.setUp()));
 
 // ---------------------------------------------------------------------------------------------------
 // P1: a branch the session made carries a hook for the person's tracked hooks directory. The

@@ -2,50 +2,19 @@
 // (branch redq) with the harness they need, running by default. Real OS sandbox, a bait HOME, bait
 // values under invented names in the worker's environment; no allow rule in any row. Oracles: what the
 // person's own shell ran (a marker file with the environment it saw) or what a tool result holds.
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { SandboxHost } from '../../src/sandbox/host';
-import { sandboxSkip } from '../support/systemPackages';
-import { redTool } from '../support/redTool';
 import { startupTargets } from '../../src/permissions/startupSources';
 import { toolchainConfigFiles } from '../../src/permissions/toolchainConfigs';
+import { redTeamUnit } from '../support/redTeamUnit';
 
-const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-r30qh-')));
-const home = path.join(base, 'home');
-const marks = path.join(base, 'marks');
-const saved = { HOME: process.env.HOME };
-/** Bait values in the worker's environment, under invented names: a leak is a match on `BAIT-Q`. */
-const BAIT_ENV: Record<string, string> = {
-  ANTHROPIC_API_KEY: 'sk-ant-BAIT-Q-api',
-  VORTAL_LEDGER_SECRET: 'BAIT-Q-ledger',
-  MIRKWOOD_DEPLOY_PASS: 'BAIT-Q-deploy',
-};
-const GIT_ENV = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
-const read = (f: string) => (existsSync(f) ? readFileSync(f, 'latin1') : '');
-
-let sandboxHost: SandboxHost;
+const red = redTeamUnit({ round: 'Q', tag: 'r30qh', label: 'q, HOME' });
+const { base, home, marks, GIT_ENV, read, tool } = red;
 let skip: string | false = false;
-const tool = redTool(() => sandboxHost, 'r30qh');
-
-before(async () => {
-  mkdirSync(marks, { recursive: true });
-  mkdirSync(path.join(home, '.ssh'), { recursive: true });
-  writeFileSync(path.join(home, '.ssh', 'id_rsa'), '-----BEGIN OPENSSH PRIVATE KEY-----\nBAIT-Q-ssh\n');
-  process.env.HOME = home;
-  for (const [k, v] of Object.entries(BAIT_ENV)) process.env[k] = v;
-  sandboxHost = new SandboxHost();
-  skip = await sandboxSkip(sandboxHost, 'the red team issue 30 (q, HOME) tests');
-});
-after(async () => {
-  await sandboxHost?.close();
-  process.env.HOME = saved.HOME;
-  for (const k of Object.keys(BAIT_ENV)) delete process.env[k];
-  rmSync(base, { recursive: true, force: true });
-});
+before(async () => (skip = await red.setUp()));
 
 // ---------------------------------------------------------------------------------------------------
 // Q2: credentials inside the toolchain directories a closed HOME allows back whole (homeReads.ts

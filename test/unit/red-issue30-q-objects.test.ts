@@ -10,86 +10,18 @@
 // with a `pick` of P1's commit and with P1's commit as `orig-head` (`git rebase --abort`); red team
 // s's S1 (`objects` made a symbolic link: nothing removed through it) and S6 (a merge strategy in a
 // stopped rebase's or cherry-pick's state).
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { SandboxHost } from '../../src/sandbox/host';
-import { sandboxSkip } from '../support/systemPackages';
-import { redTool } from '../support/redTool';
+import { redTeamUnit } from '../support/redTeamUnit';
 
-const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-r30q-obj-')));
-const home = path.join(base, 'home');
-const marks = path.join(base, 'marks');
-const saved = { HOME: process.env.HOME };
-const GIT_ENV = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
-const read = (f: string) => (existsSync(f) ? readFileSync(f, 'latin1') : '');
-
-let sandboxHost: SandboxHost;
+const red = redTeamUnit({ round: 'Q', tag: 'r30qo', label: 'q, objects', projectPrefix: 'q', bait: false });
+const { base, home, marks, read, git, project, exe, personGit, tool } = red;
 let skip: string | false = false;
-const tool = redTool(() => sandboxHost, 'r30qo');
-
-before(async () => {
-  mkdirSync(marks, { recursive: true });
-  mkdirSync(home, { recursive: true });
-  process.env.HOME = home;
-  sandboxHost = new SandboxHost();
-  skip = await sandboxSkip(sandboxHost, 'the red team issue 30 (q, objects) tests');
-});
-after(async () => {
-  await sandboxHost?.close();
-  process.env.HOME = saved.HOME;
-  rmSync(base, { recursive: true, force: true });
-});
-
-const git = (cwd: string, ...a: string[]) =>
-  execFileSync('git', ['-c', 'user.email=h@example.com', '-c', 'user.name=h', ...a], { cwd, env: GIT_ENV }).toString();
-
+before(async () => (skip = await red.setUp()));
+/** A counter for the rows' own names (directories of the person's). */
 let seq = 0;
-/** The person's repository: `src/app/a.txt` committed on `main`; `setup` adds their own files before the commit. */
-function project(setup: (root: string) => void = () => {}): string {
-  const root = path.join(base, `q${++seq}`);
-  mkdirSync(path.join(root, 'src', 'app'), { recursive: true });
-  writeFileSync(path.join(root, 'src', 'app', 'a.txt'), 'hello\n');
-  git(root, 'init', '-q', '-b', 'main');
-  setup(root);
-  git(root, 'add', '-A');
-  git(root, 'commit', '-qm', 'init');
-  return root;
-}
-
-const exe = (file: string, body: string) => {
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, body);
-  chmodSync(file, 0o755);
-};
-
-/** The person's own git, later, in `dir` (no global config, their whole environment); never throws. */
-function personGit(dir: string, ...args: string[]): void {
-  try {
-    execFileSync('git', ['-c', 'user.email=p@example.com', '-c', 'user.name=p', ...args], {
-      cwd: dir,
-      env: { ...GIT_ENV, PERSON_SECRET: 'BAIT-Q-person' },
-      stdio: 'ignore',
-      timeout: 20_000,
-    });
-  } catch {
-    // a refused command is not a run
-  }
-}
 
 /** A python3 step writing the loose object `$o` (its path) as a zlib `<type> N\0<body>`. */
 const writeLoose = (type: string, bodyExpr: string) =>
@@ -117,7 +49,7 @@ const swapObject = (spec: string, body: string) =>
 
 /** A feature worktree of the person's, a file of theirs committed there: what their hooks run. */
 function personFeatureCommit(root: string, name: string): void {
-  const wt = path.join(base, `${name}-feature-${seq}`);
+  const wt = path.join(base, `${name}-feature-${path.basename(root)}`);
   personGit(root, 'worktree', 'add', '-q', wt, '-b', 'feature');
   if (!existsSync(wt)) return;
   writeFileSync(path.join(wt, 'src', 'app', 'b.txt'), 'b\n');

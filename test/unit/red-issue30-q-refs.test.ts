@@ -4,98 +4,23 @@
 // (test/unit/red-issue30-q.test.ts), copied with the harness they need and run by default. Real OS
 // sandbox, real git, no allow rule in any row; oracles: what the person's own git ran, or what was
 // removed in the person's directory.
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { SandboxHost } from '../../src/sandbox/host';
-import { sandboxSkip } from '../support/systemPackages';
-import { redTool } from '../support/redTool';
 import { refSnapshots, undoCarriedRefs } from '../../src/sandbox/movedRefs';
 import { BashTool } from '../../src/tools/bash';
 import type { ToolUseContext } from '../../src/toolProtocol/Tool';
 import { createOrReuseWorktree } from '../../src/worktree/worktrees';
 import { prepareWorktreeGit } from '../../src/worktree/git';
+import { redTeamUnit } from '../support/redTeamUnit';
+import { plantCommit } from '../support/plantCommit';
 
-const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-r30q-refs-')));
-const home = path.join(base, 'home');
-const marks = path.join(base, 'marks');
-const saved = { HOME: process.env.HOME };
-/** Bait values in the worker's environment, under invented names: a leak is a match on `BAIT-Q`. */
-const BAIT_ENV: Record<string, string> = {
-  ANTHROPIC_API_KEY: 'sk-ant-BAIT-Q-api',
-  VORTAL_LEDGER_SECRET: 'BAIT-Q-ledger',
-  MIRKWOOD_DEPLOY_PASS: 'BAIT-Q-deploy',
-};
-const GIT_ENV = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
-const read = (f: string) => (existsSync(f) ? readFileSync(f, 'latin1') : '');
-
-let sandboxHost: SandboxHost;
+const red = redTeamUnit({ round: 'Q', tag: 'r30qrefs', label: 'q, refs', projectPrefix: 'q' });
+const { base, marks, GIT_ENV, read, git, project, exe, personGit, tool } = red;
 let skip: string | false = false;
-const tool = redTool(() => sandboxHost, 'r30qrefs');
-
-before(async () => {
-  mkdirSync(marks, { recursive: true });
-  mkdirSync(path.join(home, '.ssh'), { recursive: true });
-  writeFileSync(path.join(home, '.ssh', 'id_rsa'), '-----BEGIN OPENSSH PRIVATE KEY-----\nBAIT-Q-ssh\n');
-  process.env.HOME = home;
-  for (const [k, v] of Object.entries(BAIT_ENV)) process.env[k] = v;
-  sandboxHost = new SandboxHost();
-  skip = await sandboxSkip(sandboxHost, 'the red team issue 30 (q, refs) tests');
-});
-after(async () => {
-  await sandboxHost?.close();
-  process.env.HOME = saved.HOME;
-  for (const k of Object.keys(BAIT_ENV)) delete process.env[k];
-  rmSync(base, { recursive: true, force: true });
-});
-
-const git = (cwd: string, ...a: string[]) =>
-  execFileSync('git', ['-c', 'user.email=h@example.com', '-c', 'user.name=h', ...a], { cwd, env: GIT_ENV }).toString();
-
-let seq = 0;
-/** The person's repository: `src/app/a.txt` committed on `main`; `setup` adds their own files before the commit. */
-function project(setup: (root: string) => void = () => {}, parent = base): string {
-  const root = path.join(parent, `q${++seq}`);
-  mkdirSync(path.join(root, 'src', 'app'), { recursive: true });
-  writeFileSync(path.join(root, 'src', 'app', 'a.txt'), 'hello\n');
-  git(root, 'init', '-q', '-b', 'main');
-  setup(root);
-  git(root, 'add', '-A');
-  git(root, 'commit', '-qm', 'init');
-  return root;
-}
-
-const exe = (file: string, body: string) => {
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, body);
-  chmodSync(file, 0o755);
-};
-
-/** The person's own git, later, in `dir` (no global config, their whole environment); never throws. */
-function personGit(dir: string, ...args: string[]): void {
-  try {
-    execFileSync('git', ['-c', 'user.email=p@example.com', '-c', 'user.name=p', ...args], {
-      cwd: dir,
-      env: { ...GIT_ENV, PERSON_SECRET: 'BAIT-Q-person' },
-      stdio: 'ignore',
-      timeout: 20_000,
-    });
-  } catch {
-    // a refused command is not a run
-  }
-}
+before(async () => (skip = await red.setUp()));
 
 // ---------------------------------------------------------------------------------------------------
 // Q7: P1 again, from a linked worktree (an isolated agent, EnterWorktree, `run --worktree`). The
@@ -106,19 +31,7 @@ function personGit(dir: string, ...args: string[]): void {
 // `.githooks/post-merge` comes in, and the person's `git merge` of the agent's branch — what one does
 // with an isolated agent's work — runs it.
 
-const PLANT_ON_HEAD = (file: string, body: string) =>
-  [
-    'set -e',
-    'export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x',
-    'export GIT_INDEX_FILE="${TMPDIR:-/tmp}/q-idx-$$"',
-    `b=$(printf '%s' '${body}' | git hash-object -w --stdin)`,
-    'git read-tree HEAD',
-    `git update-index --add --cacheinfo "100755,$b,${file}"`,
-    'c=$(git commit-tree "$(git write-tree)" -p HEAD -m "fix: tidy")',
-    'git update-ref HEAD "$c"',
-    'rm -f "$GIT_INDEX_FILE"',
-    'git log --oneline -1',
-  ].join('\n');
+const PLANT_ON_HEAD = (file: string, body: string) => plantCommit(file, body, 'HEAD', 'git log --oneline -1');
 
 test('Q7 (an isolated agent’s worktree): a commit adding .githooks/post-merge on the worktree’s own branch — the person’s git merge of that branch runs nothing of the agent’s', async (t) => {
   if (skip) return t.skip(skip);
@@ -140,7 +53,7 @@ test('Q7 (an isolated agent’s worktree): a commit adding .githooks/post-merge 
     },
     permission: { mode: 'dontAsk', rules: { allow: [], ask: [], deny: [] }, workingDirectories: [wt.path] },
     abortSignal: new AbortController().signal,
-    sandboxHost,
+    sandboxHost: red.host(),
   } as unknown as ToolUseContext;
   const out = (
     await BashTool.call(

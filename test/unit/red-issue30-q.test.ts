@@ -8,101 +8,21 @@
 // `hole(...)` goes; none is left since session 24). The rows of Q1, Q2, Q6–Q11 and Q15 run by default in the fixers' files since
 // their fixes: red-issue30-q-objects (Q1, Q10), -q-home (Q2, Q6, Q9), -q-refs (Q7, Q8, Q11), -limits (Q15).
 // Q18 and Q19 are closed here (gitq): their rows run by default (Q19's 620 MB file with R30Q_SLOW=1).
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import {
-  chmodSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { SandboxHost } from '../../src/sandbox/host';
-import { sandboxSkip } from '../support/systemPackages';
-import { redTool } from '../support/redTool';
-import { undoProtectedWrites, type ProtectedScan } from '../../src/sandbox/protect';
 import { serverDirectory } from '../../src/mcp/serverDirectory';
+import { envGate, redTeamUnit } from '../support/redTeamUnit';
+import { anchoredUndoRace, stagedClaudeSwap } from '../support/swappers';
 
-const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-r30q-')));
-const home = path.join(base, 'home');
-const marks = path.join(base, 'marks');
-const saved = { HOME: process.env.HOME };
-/** Bait values in the worker's environment, under invented names: a leak is a match on `BAIT-Q`. */
-const BAIT_ENV: Record<string, string> = {
-  ANTHROPIC_API_KEY: 'sk-ant-BAIT-Q-api',
-  VORTAL_LEDGER_SECRET: 'BAIT-Q-ledger',
-  MIRKWOOD_DEPLOY_PASS: 'BAIT-Q-deploy',
-};
-const GIT_ENV = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
-const read = (f: string) => (existsSync(f) ? readFileSync(f, 'latin1') : '');
 /** A closed hole's row that takes long (over ~15 s): by hand, R30Q_SLOW=1 (or R30Q_HOLES=1). */
-const slow = (secs: number) =>
-  process.env.R30Q_SLOW === '1' || process.env.R30Q_HOLES === '1'
-    ? {}
-    : { skip: `a long row (≈${secs} s): R30Q_SLOW=1 runs it` };
-
-let sandboxHost: SandboxHost;
+const slow = (secs: number) => envGate(['R30Q_SLOW', 'R30Q_HOLES'], `a long row (≈${secs} s): R30Q_SLOW=1 runs it`);
+const red = redTeamUnit({ round: 'Q', tag: 'r30q', label: 'q', projectPrefix: 'q' });
+const { base, home, marks, GIT_ENV, read, git, project, exe, personGit, tool } = red;
 let skip: string | false = false;
-const tool = redTool(() => sandboxHost, 'r30q');
-
-before(async () => {
-  mkdirSync(marks, { recursive: true });
-  mkdirSync(path.join(home, '.ssh'), { recursive: true });
-  writeFileSync(path.join(home, '.ssh', 'id_rsa'), '-----BEGIN OPENSSH PRIVATE KEY-----\nBAIT-Q-ssh\n');
-  process.env.HOME = home;
-  for (const [k, v] of Object.entries(BAIT_ENV)) process.env[k] = v;
-  sandboxHost = new SandboxHost();
-  skip = await sandboxSkip(sandboxHost, 'the red team issue 30 (q) tests');
-});
-after(async () => {
-  await sandboxHost?.close();
-  process.env.HOME = saved.HOME;
-  for (const k of Object.keys(BAIT_ENV)) delete process.env[k];
-  rmSync(base, { recursive: true, force: true });
-});
-
-const git = (cwd: string, ...a: string[]) =>
-  execFileSync('git', ['-c', 'user.email=h@example.com', '-c', 'user.name=h', ...a], { cwd, env: GIT_ENV }).toString();
-
-let seq = 0;
-/** The person's repository: `src/app/a.txt` committed on `main`; `setup` adds their own files before the commit. */
-function project(setup: (root: string) => void = () => {}, parent = base): string {
-  const root = path.join(parent, `q${++seq}`);
-  mkdirSync(path.join(root, 'src', 'app'), { recursive: true });
-  writeFileSync(path.join(root, 'src', 'app', 'a.txt'), 'hello\n');
-  git(root, 'init', '-q', '-b', 'main');
-  setup(root);
-  git(root, 'add', '-A');
-  git(root, 'commit', '-qm', 'init');
-  return root;
-}
-
-const exe = (file: string, body: string) => {
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, body);
-  chmodSync(file, 0o755);
-};
-
-/** The person's own git, later, in `dir` (no global config, their whole environment); never throws. */
-function personGit(dir: string, ...args: string[]): void {
-  try {
-    execFileSync('git', ['-c', 'user.email=p@example.com', '-c', 'user.name=p', ...args], {
-      cwd: dir,
-      env: { ...GIT_ENV, PERSON_SECRET: 'BAIT-Q-person' },
-      stdio: 'ignore',
-      timeout: 20_000,
-    });
-  } catch {
-    // a refused command is not a run
-  }
-}
+before(async () => (skip = await red.setUp()));
 
 // ---------------------------------------------------------------------------------------------------
 // Q3: the anchored undo (anchored.ts, P5's fix) pins the DIRECTORY that holds a new protected entry,
@@ -117,75 +37,12 @@ function personGit(dir: string, ...args: string[]): void {
 // live guard and the after-call check call, in the worker's process, against such a command (a
 // child process here; in the sandbox the same calls inside its own new `w/.claude/`).
 
-const subSwapper = (root: string, person: string, names: readonly string[], rounds: number) =>
-  [
-    'import os, time',
-    `os.chdir(${JSON.stringify(root)})`,
-    `names = ${JSON.stringify(names)}`,
-    `for r in range(${rounds}):`,
-    "    os.makedirs('.claude/a')",
-    '    for i in range(3000):',
-    "        open('.claude/a/f%04d' % i, 'w').write('x')",
-    '    for n in names:',
-    "        open('.claude/a/' + n, 'w').close()",
-    "    open('ready', 'w').close()",
-    "    m = os.stat('.claude/a').st_mtime_ns",
-    '    end = time.time() + 5',
-    '    while time.time() < end:',
-    '        try:',
-    "            if os.stat('.claude/a').st_mtime_ns != m: break",
-    '        except OSError:',
-    '            break',
-    '    try:',
-    "        os.rename('.claude/a', 'trash%d' % r)",
-    `        os.symlink(${JSON.stringify(person)}, '.claude/a')`,
-    '    except OSError:',
-    '        pass',
-    '    t1 = time.time() + 0.5',
-    "    while os.path.lexists('.claude/a/f0000') and time.time() < t1: time.sleep(0.001)",
-    '    time.sleep(0.05)',
-    "    os.path.exists('ready') and os.remove('ready')",
-    "    os.path.lexists('.claude') and os.system('rm -rf .claude')",
-  ].join('\n');
-
 test(
   'Q3 (the anchored undo, raced below the entry): a command that swaps a directory INSIDE its new .claude/ for a symlink to HOME while the worker removes it never makes the worker remove a file of HOME',
   // Closed on main by c1eb588 (removal level by level through directory descriptors); failed on e6b3f57.
   {},
   async (t) => {
-    const person = path.join(base, 'q3-person');
-    const root = path.join(base, 'q3');
-    mkdirSync(person, { recursive: true });
-    mkdirSync(root, { recursive: true });
-    const victims = ['.bashrc', '.profile', '.gitconfig', ...Array.from({ length: 200 }, (_, i) => `.victim${i}`)];
-    for (const v of victims) writeFileSync(path.join(person, v), 'mine\n');
-    const rounds = 12;
-    const child = spawn('/usr/bin/python3', ['-c', subSwapper(root, person, victims, rounds)], { stdio: 'ignore' });
-    const done = new Promise((r) => child.on('exit', r));
-    const p = path.join(root, '.claude');
-    const none: ProtectedScan = { entries: new Map(), truncated: false };
-    const scan: ProtectedScan = { entries: new Map([[p, { path: p, kind: 'dir', existed: false }]]), truncated: false };
-    let undos = 0;
-    const t0 = Date.now();
-    const gone = () => victims.some((v) => !existsSync(path.join(person, v)));
-    while (Date.now() - t0 < 20_000 && child.exitCode === null && !gone()) {
-      if (!existsSync(path.join(root, 'ready'))) {
-        await new Promise((r) => setTimeout(r, 5));
-        continue;
-      }
-      try {
-        undoProtectedWrites(none, scan, [], [root], { moved: () => {} });
-      } catch {
-        // a removal that failed midway is not a removal outside
-      }
-      undos++;
-      rmSync(path.join(root, 'ready'), { force: true });
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    child.kill();
-    await done;
-    const left = new Set(readdirSync(person));
-    const removed = victims.filter((v) => !left.has(v));
+    const { undos, removed } = await anchoredUndoRace(base, 12);
     t.diagnostic(`${undos} undos; removed of the person's: ${removed.join(' ')}`);
     assert.deepEqual({ removedInHome: removed }, { removedInHome: [] });
   },
@@ -296,36 +153,9 @@ test(
     for (const v of victims) writeFileSync(path.join(person, v), 'mine\n');
     const root = path.join(base, 'q3e');
     mkdirSync(path.join(root, 'w'), { recursive: true });
-    const script = [
-      'import os, time',
-      "os.chdir('w')",
-      `names = ${JSON.stringify(victims)}`,
-      'for r in range(3):',
-      "    s, d = 'stage%d' % r, 'd%d/.claude' % r",
-      "    os.makedirs(s + '/a'); os.makedirs('d%d' % r)",
-      '    for i in range(3000):',
-      "        open(s + '/a/f%04d' % i, 'w').write('x')",
-      '    for n in names:',
-      "        open(s + '/a/' + n, 'w').write('x')",
-      '    os.rename(s, d)',
-      "    m = os.stat(d + '/a').st_mtime_ns",
-      '    end = time.time() + 3',
-      '    while time.time() < end:',
-      '        try:',
-      "            if os.stat(d + '/a').st_mtime_ns != m: break",
-      '        except OSError:',
-      '            break',
-      '    try:',
-      "        os.rename(d + '/a', 'trash%d' % r)",
-      `        os.symlink(${JSON.stringify(person)}, d + '/a')`,
-      "        print('swapped', r)",
-      '    except OSError as e:',
-      "        print('no swap', r, e)",
-      '    time.sleep(0.5)',
-    ].join('\n');
     const out = await tool(root, 'dontAsk', 'Bash', {
       timeout: 60_000,
-      command: `/usr/bin/python3 - <<'PY'\n${script}\nPY`,
+      command: stagedClaudeSwap(person, victims),
     });
     t.diagnostic(`${out.status}: ${out.text.slice(0, 400)}`);
     const removed = victims.filter((v) => !existsSync(path.join(person, v)));

@@ -4,7 +4,7 @@
 // never the tool's words about itself. A row the current code lets through carries `hole('R<n>: …')`
 // (skipped unless R30R_HOLES=1: each fails until its fix lands, then its `hole(...)` goes).
 // The end-to-end rows (the real CLI, a worker process) are in integration/red-issue30-r.
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import {
@@ -12,7 +12,6 @@ import {
   existsSync,
   lstatSync,
   mkdirSync,
-  mkdtempSync,
   readFileSync,
   readlinkSync,
   realpathSync,
@@ -20,80 +19,15 @@ import {
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { SandboxHost } from '../../src/sandbox/host';
-import { sandboxSkip } from '../support/systemPackages';
-import { redTool } from '../support/redTool';
+import { holeGate, redTeamUnit } from '../support/redTeamUnit';
+import { SSH_NAMES, swapperCommand } from '../support/swappers';
 
-const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-r30r-')));
-const home = path.join(base, 'home');
-const marks = path.join(base, 'marks');
-const saved = { HOME: process.env.HOME };
-/** Bait values in the worker's environment, under invented names: a leak is a match on `BAIT-R`. */
-const BAIT_ENV: Record<string, string> = {
-  ANTHROPIC_API_KEY: 'sk-ant-BAIT-R-api',
-  ZEPHYR_LEDGER_SECRET: 'BAIT-R-ledger',
-};
-const GIT_ENV = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
-const read = (f: string) => (existsSync(f) ? readFileSync(f, 'latin1') : '');
-const hole = (line: string) => (process.env.R30R_HOLES === '1' ? {} : { skip: `HOLE ${line}` });
-
-let sandboxHost: SandboxHost;
+const hole = holeGate('R30R_HOLES');
+const red = redTeamUnit({ round: 'R', tag: 'r30r', label: 'r' });
+const { base, home, marks, saved, GIT_ENV, read, git, project, exe, personGit, tool } = red;
 let skip: string | false = false;
-const tool = redTool(() => sandboxHost, 'r30r');
-
-before(async () => {
-  mkdirSync(marks, { recursive: true });
-  mkdirSync(path.join(home, '.ssh'), { recursive: true });
-  writeFileSync(path.join(home, '.ssh', 'id_rsa'), '-----BEGIN OPENSSH PRIVATE KEY-----\nBAIT-R-ssh\n');
-  process.env.HOME = home;
-  for (const [k, v] of Object.entries(BAIT_ENV)) process.env[k] = v;
-  sandboxHost = new SandboxHost();
-  skip = await sandboxSkip(sandboxHost, 'the red team issue 30 (r) tests');
-});
-after(async () => {
-  await sandboxHost?.close();
-  process.env.HOME = saved.HOME;
-  for (const k of Object.keys(BAIT_ENV)) delete process.env[k];
-  rmSync(base, { recursive: true, force: true });
-});
-
-const git = (cwd: string, ...a: string[]) =>
-  execFileSync('git', ['-c', 'user.email=h@example.com', '-c', 'user.name=h', ...a], { cwd, env: GIT_ENV }).toString();
-
-let seq = 0;
-/** The person's repository: `src/app/a.txt` committed on `main`; `setup` adds their own files before the commit. */
-function project(setup: (root: string) => void = () => {}): string {
-  const root = path.join(base, `p${++seq}`);
-  mkdirSync(path.join(root, 'src', 'app'), { recursive: true });
-  writeFileSync(path.join(root, 'src', 'app', 'a.txt'), 'hello\n');
-  git(root, 'init', '-q', '-b', 'main');
-  setup(root);
-  git(root, 'add', '-A');
-  git(root, 'commit', '-qm', 'init');
-  return root;
-}
-
-const exe = (file: string, body: string) => {
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, body);
-  chmodSync(file, 0o755);
-};
-
-/** The person's own git, later, in `dir` (no global config, their whole environment); never throws. */
-function personGit(dir: string, ...args: string[]): void {
-  try {
-    execFileSync('git', ['-c', 'user.email=p@example.com', '-c', 'user.name=p', ...args], {
-      cwd: dir,
-      env: { ...GIT_ENV, PERSON_SECRET: 'BAIT-R-person' },
-      stdio: 'ignore',
-      timeout: 20_000,
-    });
-  } catch {
-    // a refused commit is not a run
-  }
-}
+before(async () => (skip = await red.setUp()));
 
 // ---------------------------------------------------------------------------------------------------
 // R2: the pre-commit framework's git hook. `pre-commit install` (pip-installed in the project's
@@ -717,51 +651,7 @@ for (const [mode, toolName] of [
 // the agent's). docs/security.md takes the person's git DURING a sandboxed command into account (the
 // fsmonitor rows); its recursive deletes are not: `git clean -fdx` (builtin/clean.c walks by path) or
 // Node's `fs.rm` (npm ci's and rimraf's removal of node_modules) follow a directory the command
-// swaps for a symlink to the person's directory (the swapper of integration/red-issue30-r R1).
-const SSH_NAMES = ['id_rsa', 'id_ed25519', 'authorized_keys', 'known_hosts', 'config'];
-function swapperCommand(target: string, dir: string, secs: number): string {
-  return [
-    `mkdir -p ${dir} && cd ${dir} && /usr/bin/python3 - <<'PY'`,
-    'import ctypes, os, shutil, signal',
-    `signal.alarm(${secs})`,
-    'libc = ctypes.CDLL(None, use_errno=True)',
-    "chain = '/'.join(str(i) for i in range(150))",
-    'for k in range(10):',
-    "    os.mkdir('a%d' % k)",
-    "    os.makedirs('z%d/%s' % (k, chain))",
-    "order = os.listdir('.')",
-    "a = next(n for n in order if n.startswith('a') and any(m.startswith('z') for m in order[order.index(n):]))",
-    "z = next(m for m in order[order.index(a):] if m.startswith('z'))",
-    'for n in order:',
-    '    if n not in (a, z):',
-    '        shutil.rmtree(n)',
-    "l = '%s/%s/l' % (z, chain)",
-    `os.symlink(${JSON.stringify(target)}, l)`,
-    "s = a + '/.ssh'",
-    'os.mkdir(s)',
-    `names = ${JSON.stringify(SSH_NAMES)}`,
-    'for n in names:',
-    "    open(s + '/' + n, 'w').close()",
-    'i = 0',
-    'while True:',
-    '    for _ in range(1000):',
-    "        open('%s/f%d' % (s, i), 'w').close()",
-    '        i += 1',
-    '    ls = os.listdir(s)',
-    '    last = max(ls.index(n) for n in names)',
-    '    if last >= 2500 or i >= 40000:',
-    '        break',
-    'for n in ls[last + 1:]:',
-    "    os.unlink(s + '/' + n)",
-    'fd = libc.inotify_init()',
-    'libc.inotify_add_watch(fd, s.encode(), 0x200)',
-    "open('../READY', 'w').close()",
-    'os.read(fd, 4096)',
-    "print('swapped', libc.renameat2(-100, a.encode(), -100, l.encode(), 2), flush=True)",
-    'PY',
-  ].join('\n');
-}
-
+// swaps for a symlink to the person's directory (test/support/swappers.ts, integration/red-issue30-r R1's).
 for (const [name, clean] of [
   ['git clean -fdx', (root: string) => personGit(root, 'clean', '-fdxq')],
   [
@@ -813,7 +703,7 @@ for (const [name, clean] of [
         writeFileSync(path.join(victim, '.ssh', n), `the person's ${n}\n`);
       }
       const running = tool(root, 'dontAsk', 'Bash', {
-        command: swapperCommand(victim, 'node_modules/cache', 90),
+        command: swapperCommand(victim, 'node_modules/cache', 90, '../READY'),
         timeout: 120_000,
       });
       const ready = path.join(root, 'node_modules', 'READY');
