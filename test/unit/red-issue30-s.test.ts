@@ -7,7 +7,7 @@
 // `hole(...)` goes). Findings: /work/helper-notes/reds-findings.md (round s).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import {
   existsSync,
   lstatSync,
@@ -26,6 +26,7 @@ import { sandboxSkip } from '../support/systemPackages';
 import { redTool } from '../support/redTool';
 import { runAsOrdinaryUser } from '../support/ordinaryUser';
 import { SCREEN_ATTACKS } from '../support/ownerScreens';
+import { guardWhileRunning } from '../../src/sandbox/liveGuard';
 
 const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-r30s-')));
 const home = path.join(base, 'home');
@@ -304,3 +305,74 @@ test(
     );
   },
 );
+
+/** A python command run in `root` while the worker's event loop runs (the live guard works meanwhile): its stdout. */
+function python(root: string, script: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('python3', ['-c', script], { cwd: root, env: GIT_ENV, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.on('error', reject);
+    child.on('exit', () => resolve(out));
+  });
+}
+
+// S5: the live guard (liveGuard.ts) undoes a new repository's config as soon as it is written, while
+// the command runs: the person's own git (an editor's status of nested repositories, a prompt) runs
+// meanwhile. A watch that delivers more than 5,000 events a second is closed and its directory read
+// instead, only when its stamp (inode and times) changes (watchFlood.ts, P7b), for 1 s, then twice
+// as long each time it is hot again within 10 s, up to 30 s. Writes INTO files (IN_MODIFY, two files
+// in turn: the kernel coalesces nothing) flood the new `.git` without changing its stamp; the config
+// rewritten in place then (no entry made: the stamp stays) is not looked at until the watch is back.
+test(
+  'S5 (the live guard, a flood of writes into files): a new repository’s config given core.fsmonitor in place while its watch cools is undone within 3 s',
+  hole(
+    'S5: a cooling directory is read again only when its own stamp changes — a file rewritten in place there is not seen',
+  ),
+  async (t) => {
+    const root = path.join(base, 's5');
+    mkdirSync(root);
+    const guard = guardWhileRunning({ scan: { entries: new Map(), truncated: false }, denyWrite: [], roots: [root] });
+    const script = [
+      'import os, subprocess, time',
+      "subprocess.run(['git', 'init', '-q', 'sub'], check=True)",
+      "fs = [os.open('sub/.git/x', os.O_WRONLY | os.O_CREAT), os.open('sub/.git/y', os.O_WRONLY | os.O_CREAT)]",
+      'start = time.time(); n = 0; planted = None; seen = None',
+      'while time.time() < start + 24:',
+      "    os.write(fs[n % 2], b'x'); n += 1",
+      '    if planted is None and time.time() > start + 19:',
+      "        planted = time.time(); f = open('sub/.git/config', 'a'); f.write('[core]\\n\\tfsmonitor = touch FSMON\\n'); f.close()",
+      '    if planted and seen is None and time.time() > planted + 3:',
+      "        seen = 'fsmonitor' in open('sub/.git/config').read()",
+      "print(n, 'left after 3 s:', seen)",
+    ].join('\n');
+    try {
+      const out = await python(root, script);
+      t.diagnostic(out.trim());
+      assert.match(out, /left after 3 s: False/);
+    } finally {
+      guard.stop();
+    }
+  },
+);
+
+test('S5 guard (the live guard, no flood): the same config rewritten in place is undone within 1 s', async (t) => {
+  const root = path.join(base, 's5-control');
+  mkdirSync(root);
+  const guard = guardWhileRunning({ scan: { entries: new Map(), truncated: false }, denyWrite: [], roots: [root] });
+  const script = [
+    'import subprocess, time',
+    "subprocess.run(['git', 'init', '-q', 'sub'], check=True)",
+    'time.sleep(0.1)',
+    "f = open('sub/.git/config', 'a'); f.write('[core]\\n\\tfsmonitor = touch FSMON\\n'); f.close()",
+    'time.sleep(1)',
+    "print('left after 1 s:', 'fsmonitor' in open('sub/.git/config').read())",
+  ].join('\n');
+  try {
+    const out = await python(root, script);
+    t.diagnostic(out.trim());
+    assert.match(out, /left after 1 s: False/);
+  } finally {
+    guard.stop();
+  }
+});
