@@ -376,3 +376,89 @@ test('S5 guard (the live guard, no flood): the same config rewritten in place is
     guard.stop();
   }
 });
+
+// S6: the sequencer screen (sequencerState.ts, Q10) takes new `exec` lines out of a rebase's todo and
+// says a cherry-pick's `sequencer/todo` runs picks only. Both read a merge STRATEGY from state files
+// the sandbox writes: `rebase-merge/strategy`, and `sequencer/opts` (a git config file:
+// `options.strategy`). git runs a strategy that is not its own as the dashed command
+// `git-merge-<strategy>`; a name with a slash is a path from the work tree's top: `/../x.sh` with a
+// directory `git-merge-` there runs `./x.sh`. A pick that does not fast-forward uses the strategy.
+const PERSON_ENV = { ...GIT_ENV, PERSON_SECRET: 'BAIT-S-person' };
+function personGit(dir: string, ...args: string[]): void {
+  try {
+    execFileSync('git', ['-c', 'user.email=p@example.com', '-c', 'user.name=p', ...args], {
+      cwd: dir,
+      env: PERSON_ENV,
+      stdio: 'ignore',
+      timeout: 20_000,
+    });
+  } catch {
+    // a refused command is not a run
+  }
+}
+
+/** The person's repository with commits c1..c<n> on `main`. */
+function commits(count: number): string {
+  const root = repository();
+  for (let i = 1; i <= count; i++) {
+    const n = `c${i}`;
+    writeFileSync(path.join(root, n), `${n}\n`);
+    git(root, 'add', n);
+    git(root, 'commit', '-qm', n);
+  }
+  return root;
+}
+
+const strategyScript = (mark: string) =>
+  `mkdir -p git-merge- && printf '#!/bin/sh\\nenv > ${mark}\\nexit 0\\n' > lint.sh && chmod +x lint.sh`;
+
+test(
+  'S6 (dontAsk, rebase): a rebase left stopped with `rebase-merge/strategy` = `/../lint.sh` — the person’s git rebase --continue runs nothing of the agent’s',
+  hole('S6: rebase-merge/strategy names a program git runs (git-merge-<strategy>), not screened'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = commits(3);
+    const mark = path.join(base, 's6-rebase');
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: [
+        `GIT_SEQUENCE_EDITOR='f() { printf "break\\npick %s c3\\npick %s c2\\n" $(git rev-parse --short HEAD) $(git rev-parse --short HEAD~1) > "$1"; }; f' git -c user.name=a -c user.email=a@x rebase -i HEAD~2 2>&1 | tail -1`,
+        strategyScript(mark),
+        "echo '/../lint.sh' > .git/rebase-merge/strategy",
+        'git status | head -3',
+      ].join('\n'),
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 500)}`);
+    personGit(root, 'rebase', '--continue');
+    const ran = existsSync(mark) ? readFileSync(mark, 'latin1') : '';
+    assert.deepEqual({ strategyRan: ran.includes('BAIT-S-person') }, { strategyRan: false }, ran.slice(0, 200));
+  },
+);
+
+test(
+  'S6 (dontAsk, cherry-pick): a cherry-pick left stopped with `options.strategy` in `sequencer/opts` — the person’s git cherry-pick --continue runs nothing of the agent’s',
+  hole('S6: sequencer/opts options.strategy names a program git runs, not screened'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = commits(4);
+    git(root, 'checkout', '-q', '-b', 'side', 'HEAD~3');
+    writeFileSync(path.join(root, 'c3'), 'side\n');
+    git(root, 'add', 'c3');
+    git(root, 'commit', '-qm', 'side c3');
+    const mark = path.join(base, 's6-pick');
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: [
+        'git -c user.name=a -c user.email=a@x cherry-pick main~1 main 2>&1 | tail -1',
+        strategyScript(mark),
+        "printf '[options]\\n\\tstrategy = /../lint.sh\\n' >> .git/sequencer/opts",
+        'git checkout -q -- . 2>/dev/null; git status | head -3',
+      ].join('\n'),
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 500)}`);
+    // The person resolves the conflict and goes on (c4 is picked next).
+    writeFileSync(path.join(root, 'c3'), 'both\n');
+    personGit(root, 'add', 'c3');
+    personGit(root, 'cherry-pick', '--continue');
+    const ran = existsSync(mark) ? readFileSync(mark, 'latin1') : '';
+    assert.deepEqual({ strategyRan: ran.includes('BAIT-S-person') }, { strategyRan: false }, ran.slice(0, 200));
+  },
+);
