@@ -462,3 +462,41 @@ test(
     assert.deepEqual({ strategyRan: ran.includes('BAIT-S-person') }, { strategyRan: false }, ran.slice(0, 200));
   },
 );
+
+// S7: the reflog screen (movedLogs.ts, Q8) reads `.git/logs` through a symlink (readdir and open
+// follow the directory link; only the file itself is opened O_NOFOLLOW) but takes a line out through
+// its directory opened strictly from `/` (anchored.ts): with `.git/logs` a link, the put-back throws
+// DirectoryMoved, "could not be undone", and the line stays — git reads reflogs through the link.
+test(
+  'S7 (dontAsk): Q8’s reflog line written behind a `.git/logs` made a symlink — the person’s git checkout - runs nothing of the agent’s',
+  hole('S7: a reflog line the screen could not take out (a symlinked logs directory) is left in place'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = repository();
+    mkdirSync(path.join(root, '.githooks'));
+    writeFileSync(path.join(root, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    git(root, 'add', '-A');
+    git(root, 'commit', '-qm', 'hooks');
+    git(root, 'config', 'core.hooksPath', '.githooks');
+    const mark = path.join(base, 's7');
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: [
+        'set -e',
+        'export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x',
+        'export GIT_INDEX_FILE="${TMPDIR:-/tmp}/s7-idx-$$"',
+        `b=$(printf '%s' '#!/bin/sh\nenv > ${mark}\n' | git hash-object -w --stdin)`,
+        'git read-tree HEAD',
+        'git update-index --add --cacheinfo "100755,$b,.githooks/post-checkout"',
+        'c=$(git commit-tree "$(git write-tree)" -p HEAD -m wip)',
+        'h=$(git rev-parse HEAD)',
+        'mv .git/logs .git/reflogs && ln -s reflogs .git/logs',
+        'printf "%s %s a <a@x> %s +0000\\tcheckout: moving from %s to main\\n" $h $h $(date +%s) $c >> .git/logs/HEAD',
+        'tail -n1 .git/logs/HEAD',
+      ].join('\n'),
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 600)}`);
+    personGit(root, 'checkout', '-q', '-');
+    const ran = existsSync(mark) ? readFileSync(mark, 'latin1') : '';
+    assert.deepEqual({ hookRan: ran.includes('BAIT-S-person') }, { hookRan: false }, ran.slice(0, 200));
+  },
+);
