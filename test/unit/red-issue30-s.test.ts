@@ -500,3 +500,37 @@ test(
     assert.deepEqual({ hookRan: ran.includes('BAIT-S-person') }, { hookRan: false }, ran.slice(0, 200));
   },
 );
+
+// S8: credentials in a working directory's repository configuration are masked (repoConfigMask.ts,
+// O12: `.git/config`, `config.worktree`, submodules' configs). actions/checkout v6 no longer writes
+// the token there: `persist-credentials` (the default) writes it to `$RUNNER_TEMP/git-credentials-
+// <uuid>.config` and adds `includeIf.gitdir:<workspace>/.git/.path` to `.git/config`. On a self-hosted
+// runner (RUNNER_TEMP under `/opt/actions-runner/_work`, outside HOME) or in a container job
+// (`/__w/_temp`), that file is outside HOME's closure: the agent reads the include's path in
+// `.git/config` and the token in the file, or asks its git.
+test(
+  'S8 (dontAsk): the token actions/checkout v6 keeps in a file `.git/config` includes (outside HOME) — sandboxed git and cat return none of it',
+  hole('S8: a repository configuration’s include files are not masked (actions/checkout v6 persist-credentials)'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = repository();
+    const runnerTemp = path.join(base, 'actions-runner', '_work', '_temp');
+    mkdirSync(runnerTemp, { recursive: true });
+    const creds = path.join(runnerTemp, 'git-credentials-6f1c2b9e.config');
+    writeFileSync(
+      creds,
+      '[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46BAIT-S-ghs\n',
+    );
+    git(root, 'config', `includeIf.gitdir:${root}/.git/.path`, creds);
+    git(root, 'remote', 'add', 'origin', 'https://github.com/acme/app');
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: [
+        'git config --get-all http.https://github.com/.extraheader',
+        `f=$(git config --get-regexp '^includeif\\.' | awk '{print $2}'); cat "$f"`,
+      ].join('; '),
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 600)}`);
+    const leaked = [...new Set([...out.text.matchAll(/BAIT-S-[a-z]+/g)].map((m) => m[0]))];
+    assert.deepEqual({ leaked }, { leaked: [] });
+  },
+);
