@@ -27,6 +27,8 @@ import { redTool } from '../support/redTool';
 import { runAsOrdinaryUser } from '../support/ordinaryUser';
 import { SCREEN_ATTACKS } from '../support/ownerScreens';
 import { guardWhileRunning } from '../../src/sandbox/liveGuard';
+import { TOOL_HEARTBEAT_TIMEOUT_MS } from '../../src/core/heartbeats';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-r30s-')));
 const home = path.join(base, 'home');
@@ -532,5 +534,32 @@ test(
     t.diagnostic(`${out.status}: ${out.text.slice(0, 600)}`);
     const leaked = [...new Set([...out.text.matchAll(/BAIT-S-[a-z]+/g)].map((m) => m[0]))];
     assert.deepEqual({ leaked }, { leaked: [] });
+  },
+);
+
+// S9: the object screen (movedObjects.ts) hashes, synchronously in the worker's one JS thread, what
+// the command wrote, for up to BUDGET_MS = 30 s after EACH command. A command that writes loose
+// objects inflating to 200 MiB each (a few hundred KiB on disk) under names they do not hash to holds
+// the event loop that long: no heartbeat of any session's activity on this worker goes out, and a
+// tool activity's heartbeat timeout is 5 s (src/core/heartbeats.ts) — P7b's "the worker was lost",
+// by another way, from one session, at every call.
+test(
+  'S9 (dontAsk): a command writing 45 zlib bombs as loose objects does not hold the worker’s event loop past a tool activity’s heartbeat timeout',
+  hole('S9: the object screen hashes synchronously for up to 30 s after each command'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = repository();
+    const delay = monitorEventLoopDelay({ resolution: 20 });
+    delay.enable();
+    let out;
+    try {
+      out = await tool(root, 'dontAsk', 'Bash', { command: `${budgetBurn(45)}\necho burnt`, timeout: 600_000 });
+    } finally {
+      delay.disable();
+    }
+    const heldMs = Math.round(delay.max / 1e6);
+    t.diagnostic(`held ${heldMs} ms; ${out.status}: ${out.text.slice(0, 300)}`);
+    assert.match(out.text, /burnt/);
+    assert.ok(heldMs < TOOL_HEARTBEAT_TIMEOUT_MS, `the worker's event loop was held ${heldMs} ms`);
   },
 );
