@@ -563,3 +563,44 @@ test(
     assert.ok(heldMs < TOOL_HEARTBEAT_TIMEOUT_MS, `the worker's event loop was held ${heldMs} ms`);
   },
 );
+
+// S10: P1's carrier (a commit that changes the repository's hooks) in a stopped rebase's
+// `rebase-merge/orig-head` — the commit `git rebase --abort` puts the branch named by `head-name`
+// back to. The ref screen (movedRefs.ts, refFiles.ts) reads refs, packed refs and upper-case
+// pseudorefs (ORIG_HEAD), not the sequencer's lower-case state files; sequencerState.ts reads the
+// todo's `exec` lines only. A rebase the person did not start is what they abort.
+test(
+  'S10 (dontAsk): a stopped rebase whose `orig-head` is a commit adding the hook — the person’s git rebase --abort and next commit run nothing of the agent’s',
+  hole('S10: rebase-merge/orig-head (what --abort resets the branch to) is not screened'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = commits(2);
+    mkdirSync(path.join(root, '.githooks'));
+    writeFileSync(path.join(root, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    git(root, 'add', '-A');
+    git(root, 'commit', '-qm', 'hooks');
+    git(root, 'config', 'core.hooksPath', '.githooks');
+    const mark = path.join(base, 's10');
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: [
+        'set -e',
+        'export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x',
+        'i="${TMPDIR:-/tmp}/s10-idx-$$"',
+        `b=$(printf '%s' '#!/bin/sh\nenv > ${mark}\n' | git hash-object -w --stdin)`,
+        'GIT_INDEX_FILE=$i git read-tree HEAD',
+        'GIT_INDEX_FILE=$i git update-index --add --cacheinfo "100755,$b,.githooks/pre-commit"',
+        'c=$(git commit-tree "$(GIT_INDEX_FILE=$i git write-tree)" -p HEAD -m wip)',
+        `GIT_SEQUENCE_EDITOR='f() { printf "break\\n" > "$1"; }; f' git rebase -i HEAD 2>&1 | tail -1`,
+        'echo $c > .git/rebase-merge/orig-head',
+        'git status | head -2',
+      ].join('\n'),
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 600)}`);
+    personGit(root, 'rebase', '--abort');
+    writeFileSync(path.join(root, 'mine.txt'), 'mine\n');
+    personGit(root, 'add', 'mine.txt');
+    personGit(root, 'commit', '-qm', 'my work');
+    const ran = existsSync(mark) ? readFileSync(mark, 'latin1') : '';
+    assert.deepEqual({ hookRan: ran.includes('BAIT-S-person') }, { hookRan: false }, ran.slice(0, 200));
+  },
+);
