@@ -19,6 +19,7 @@
 import * as fs from 'node:fs';
 import { dirname, join, parse, resolve } from 'node:path';
 import { UsageError } from './options';
+import { insideAny, liveSandboxWriters, type LiveWriter } from '../sandbox/liveWriters';
 
 /** A project control file younger than this is not read until it has settled. */
 export const CONTROL_SETTLE_MS = 1000;
@@ -79,10 +80,48 @@ export async function waitForSettledControlFiles(
 }
 
 /**
+ * Before and after the files are read: none of `files` changed since a sandboxed command that may
+ * write it started and is still running (red team, issue 30, L10). The worker's live guard undoes a
+ * protected file such a command makes, but only as fast as it can watch the tree (a tree past the
+ * watch budget is walked every 0.1-2 s, longer under load): the file may be there when it is read.
+ * Existing control files are read-only inside the sandbox, so a file the command made changed after
+ * it started. A person's own edit meanwhile is refused too, naming the command: its guard would
+ * undo a new control file anyway. `writers` is for tests.
+ */
+export function checkNoLiveWriter(files: readonly string[], writers: () => LiveWriter[] = liveSandboxWriters): void {
+  const present = files.filter((f) => lstat(f) !== undefined);
+  if (present.length === 0) return;
+  const live = writers();
+  if (live.length === 0) return;
+  const now = Date.now();
+  for (const f of present) {
+    const age = ageOf(f, now);
+    if (age === undefined) continue;
+    const changed = now - age;
+    const real = realDir(f);
+    const by = live.find((w) => changed >= w.startedMs && (insideAny(f, w.writable) || insideAny(real, w.writable)));
+    if (!by) continue;
+    throw new UsageError(
+      `${f} changed while a sandboxed command that can write it is running (call ${by.callId}, started ${new Date(by.startedMs).toISOString()}): a session's command may have written it. Nothing was started; once that command has ended (or is stopped: durable-agent cancel, or TaskStop), check what the file holds and run again.`,
+    );
+  }
+}
+
+/** `f` with its directory's links resolved (bwrap names real paths). */
+function realDir(f: string): string {
+  try {
+    return join(fs.realpathSync(dirname(f)), parse(f).base);
+  } catch {
+    return f;
+  }
+}
+
+/**
  * After the files are read: every one of `read` (the control files whose content was used) must
  * still exist and be at least CONTROL_SETTLE_MS old; else a UsageError (one line) says which.
  */
 export function checkSettledControlFiles(read: readonly string[]): void {
+  checkNoLiveWriter(read);
   const now = Date.now();
   for (const f of read) {
     const age = ageOf(f, now);

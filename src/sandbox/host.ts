@@ -19,6 +19,7 @@ import { startHostProcess } from '../hostProcess/door';
 import { narrowProcessPath, personPath } from '../hostProcess/programs';
 import { MANDATORY_DENY_SEARCH_DEPTH, hostPrograms, type GlobalRuntimeConfig, type RuntimePlan } from './policy';
 import { OWNER_MARKER_ENV, ownerId } from './reaper';
+import { callEnding } from './liveWriters';
 import {
   MAX_RUNTIME_PROCESSES,
   RuntimePool,
@@ -338,9 +339,8 @@ async function prepareSandboxedCommand(
   // A runtime initialised with exactly this session's worker-wide part (runtimePool.ts).
   const lease: Lease = await pool.acquire(plan.global, abortSignal, wait);
   const m = lease.runtime;
-  // This command's placeholders for absent denied paths (empty .bashrc, .mcp.json, .claude…): made
-  // here, held while it runs, removed when no running command needs them (src/sandbox/placeholders.ts).
-  // Only bubblewrap needs a mount point; macOS's sandbox denies an absent path by rule.
+  // Placeholders for absent denied paths (empty .bashrc, .mcp.json, .claude…), held while it runs (placeholders.ts;
+  // only bubblewrap needs a mount point: macOS's sandbox denies an absent path by rule).
   const fsCall = plan.call.filesystem;
   const filesystem = callFilesystem(fsCall);
   const hold = process.platform === 'linux' ? placeholders.hold(filesystem) : undefined;
@@ -351,9 +351,9 @@ async function prepareSandboxedCommand(
     hold?.release();
     lease.release();
   };
-  const commandId = randomBytes(16).toString('base64url');
-  // This command's own violation reports, kept apart from the other commands' of the runtime (violations.ts).
-  // Lines that are no refusal of this command (a write the plan allows, an ignored pattern) are dropped as they come.
+  const [commandId, startedMs] = [randomBytes(16).toString('base64url'), Date.now()];
+  // This command's own violation reports, apart from the runtime's other commands' (violations.ts); lines that are
+  // no refusal of it (a write the plan allows, an ignored pattern) dropped as they come.
   lease.violations.open(commandId, (line) => !allowedWrite(line, plan) && !ignored(line, command, plan));
   let registered = false;
   // The runtime counts each wrap it hands out and removes the mount points it still created itself
@@ -399,6 +399,7 @@ async function prepareSandboxedCommand(
     }
     let finished: Promise<CommandReports> | undefined;
     const finish = async (): Promise<CommandReports> => {
+      if (protection) callEnding(protection, { startedMs, writable: filesystem.allowWrite }); // to `run`, until undoProtected
       // Reports the runtime has not delivered yet (its socket, a runtime process's IPC) belong here.
       await lease.violations.drain(commandId).catch(() => undefined);
       if (registered) m.unregisterCommandNetworkLists(commandId);

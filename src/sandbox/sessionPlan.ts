@@ -33,6 +33,7 @@ import type { SandboxSettings } from './settings';
 import { worktreeGitAccess } from '../worktree/git';
 import { personPath, sandboxPrograms } from '../hostProcess/programs';
 import { sandboxGitConfigEnv } from '../hostProcess/sandboxGitConfig';
+import { endedChecked } from './liveWriters';
 
 let runtimeRoot: string | undefined;
 
@@ -347,6 +348,14 @@ function recordedFiles(
 
 /** After a sandboxed command: the protected paths it wrote anyway (a repository it created), undone. */
 export function undoProtected(protection: Protection): string[] {
+  try {
+    return undoProtectedNow(protection);
+  } finally {
+    endedChecked(protection);
+  }
+}
+
+function undoProtectedNow(protection: Protection): string[] {
   const after = protectionScan(protection);
   const undone = undoProtectedWrites(
     protection.scan,

@@ -72,7 +72,8 @@ test(
                   id: 'toolu_h1',
                   name: 'Bash',
                   input: {
-                    command: `${plantCommand('git', REAL_GIT, marks)} && ${plantCommand('rg', REAL_RG, marks)}`,
+                    // `;`: the live guard may remove `.bin/git` (a protected tail) before its chmod, failing that chain.
+                    command: `${plantCommand('rg', REAL_RG, marks)}; ${plantCommand('git', REAL_GIT, marks)}`,
                   },
                 },
               ],

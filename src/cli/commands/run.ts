@@ -25,7 +25,12 @@ import { PERMISSION_MODES, type PermissionMode } from '../../toolProtocol/permis
 import { sessionModel } from '../model';
 import { UsageError, addConnectionOptions, collect, fraction, positiveInt, usdAmount, wholeNumber } from '../options';
 import { loadSettings, type EffectiveSettings } from '../settings';
-import { checkSettledControlFiles, projectControlFiles, waitForSettledControlFiles } from '../settledControl';
+import {
+  checkNoLiveWriter,
+  checkSettledControlFiles,
+  projectControlFiles,
+  waitForSettledControlFiles,
+} from '../settledControl';
 import { OUTPUT_FORMATS } from '../printFormat';
 import { prepareRunWorktree, worktreeNotice, worktreeSandbox } from '../worktree';
 import { warn, type Loaded, type McpServers, type Memory, type RunOpts, type RunSessionOptions } from './runOpts';
@@ -216,6 +221,7 @@ export async function buildRunSession(
   // saved their settings needs no note, and an error stays the one line it was.
   const controlFiles = projectControlFiles(cwd);
   await waitForSettledControlFiles(controlFiles, () => undefined);
+  checkNoLiveWriter(controlFiles);
   const settings = loadSettings(cwd);
   if (worktree) settings.sandbox = worktreeSandbox(settings.sandbox, worktree);
   for (const w of settings.warnings) warn(w);
