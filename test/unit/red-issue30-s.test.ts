@@ -29,6 +29,8 @@ import { SCREEN_ATTACKS } from '../support/ownerScreens';
 import { guardWhileRunning } from '../../src/sandbox/liveGuard';
 import { TOOL_HEARTBEAT_TIMEOUT_MS } from '../../src/core/heartbeats';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { liveSandboxWriters } from '../../src/sandbox/liveWriters';
+import { checkNoLiveWriter } from '../../src/cli/settledControl';
 
 const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-r30s-')));
 const home = path.join(base, 'home');
@@ -602,5 +604,39 @@ test(
     personGit(root, 'commit', '-qm', 'my work');
     const ran = existsSync(mark) ? readFileSync(mark, 'latin1') : '';
     assert.deepEqual({ hookRan: ran.includes('BAIT-S-person') }, { hookRan: false }, ran.slice(0, 200));
+  },
+);
+
+// S11: the person's `run` refuses a control file changed under a running sandboxed command that may
+// write it (cli/settledControl.ts checkNoLiveWriter, L10): the running calls and their writable
+// directories are read from each bwrap's command line (`--bind X X`, liveWriters.ts). A profile past
+// the kernel's one-argument cap (128 KiB) goes to an unnamed file bwrap reads with `--args 9`
+// (sandbox-runtime's renderBwrapInvocation): the command line then holds no bind at all. The
+// mandatory denies grow with the repositories in the working directory: the agent makes enough of
+// them (long names) in an earlier call, and its next command is a live writer of nothing.
+test(
+  'S11 (dontAsk, L10): with enough repositories in the project that the mounts go through `--args`, a running command is still seen as a writer of the project',
+  hole('S11: liveWriters.ts reads the writable binds from bwrap’s command line; with `--args <fd>` there are none'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = repository();
+    const long = 'x'.repeat(200);
+    for (let i = 0; i < 90; i++) git(root, 'init', '-q', `r${i}-${long}`);
+    execFileSync('mkfifo', [path.join(root, 'hold')]);
+    const call = tool(root, 'dontAsk', 'Bash', { command: 'touch started; read line < hold; echo "ended $line"' });
+    for (let i = 0; i < 600 && !existsSync(path.join(root, 'started')); i++)
+      await new Promise((r) => setTimeout(r, 50));
+    try {
+      const argv = liveSandboxWriters().map((w) => `${w.callId}: ${w.writable.length} writable`);
+      t.diagnostic(argv.join('\n'));
+      assert.ok(existsSync(path.join(root, 'started')), 'the sandboxed command started');
+      const planted = path.join(root, 'packages', 'x', '.claude', 'settings.json');
+      mkdirSync(path.dirname(planted), { recursive: true });
+      writeFileSync(planted, '{"hooks":{}}');
+      assert.throws(() => checkNoLiveWriter([planted]), /sandboxed command that can write it is running/);
+    } finally {
+      writeFileSync(path.join(root, 'hold'), 'go\n');
+      t.diagnostic((await call).text.slice(0, 200));
+    }
   },
 );
