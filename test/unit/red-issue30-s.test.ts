@@ -640,3 +640,40 @@ test(
     }
   },
 );
+
+test(
+  'S10 (dontAsk, autostash): a stopped rebase whose `autostash` is a stash replacing the hook — the person’s git rebase --continue and next commit run nothing of the agent’s',
+  hole('S10: rebase-merge/autostash (a stash git applies when the rebase ends) is not screened'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = repository();
+    mkdirSync(path.join(root, '.githooks'));
+    writeFileSync(path.join(root, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    git(root, 'add', '-A');
+    git(root, 'commit', '-qm', 'hooks');
+    git(root, 'config', 'core.hooksPath', '.githooks');
+    const mark = path.join(base, 's10-autostash');
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: [
+        'set -e',
+        'export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x',
+        'i="${TMPDIR:-/tmp}/s10a-idx-$$"',
+        `b=$(printf '%s' '#!/bin/sh\nenv > ${mark}\n' | git hash-object -w --stdin)`,
+        'GIT_INDEX_FILE=$i git read-tree HEAD',
+        'GIT_INDEX_FILE=$i git update-index --cacheinfo "100755,$b,.githooks/pre-commit"',
+        't=$(GIT_INDEX_FILE=$i git write-tree)',
+        'w=$(git commit-tree $t -p HEAD -p "$(git commit-tree $t -p HEAD -m index)" -m wip)',
+        `GIT_SEQUENCE_EDITOR='f() { printf "break\\n" > "$1"; }; f' git rebase -i HEAD 2>&1 | tail -1`,
+        'echo $w > .git/rebase-merge/autostash',
+        'git status | head -2',
+      ].join('\n'),
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 600)}`);
+    personGit(root, 'rebase', '--continue');
+    writeFileSync(path.join(root, 'mine.txt'), 'mine\n');
+    personGit(root, 'add', 'mine.txt');
+    personGit(root, 'commit', '-qm', 'my work');
+    const ran = existsSync(mark) ? readFileSync(mark, 'latin1') : '';
+    assert.deepEqual({ hookRan: ran.includes('BAIT-S-person') }, { hookRan: false }, ran.slice(0, 200));
+  },
+);
