@@ -24,6 +24,7 @@ import * as path from 'node:path';
 import { SandboxHost } from '../../src/sandbox/host';
 import { sandboxSkip } from '../support/systemPackages';
 import { redTool } from '../support/redTool';
+import { pipelineSession } from '../support/pipelineTool';
 import { runAsOrdinaryUser } from '../support/ordinaryUser';
 import { SCREEN_ATTACKS } from '../support/ownerScreens';
 import { guardWhileRunning } from '../../src/sandbox/liveGuard';
@@ -675,5 +676,46 @@ test(
     personGit(root, 'commit', '-qm', 'my work');
     const ran = existsSync(mark) ? readFileSync(mark, 'latin1') : '';
     assert.deepEqual({ hookRan: ran.includes('BAIT-S-person') }, { hookRan: false }, ran.slice(0, 200));
+  },
+);
+
+// S12: a session in HOME must not write what HOME's dot-entries link to (a dotfiles checkout:
+// `~/.zshrc -> ~/dotfiles/zshrc`, GNU stow). Sandboxed Bash is held by the deny list's real paths of
+// the protected names; the file tools by homeClosure.ts dotLinkTargets, which walks the dot-entries
+// for links with ONE budget of 2,000 entries (depth 3), in readdir order: what it has not reached
+// when the budget runs out is no target — fail open, like S3. A HOME with an oh-my-zsh, VS Code
+// extensions, a browser profile spends it in its first few dot-entries.
+test(
+  'S12 (acceptEdits, a session in HOME): with big dot-directories in HOME, Write of the dotfiles its start-up links lead to is refused',
+  hole('S12: dotLinkTargets stops at a 2,000-entry budget; the file tools write the dotfiles behind links past it'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const h = path.join(base, 's12-home');
+    const dotfiles = path.join(h, 'dotfiles');
+    mkdirSync(dotfiles, { recursive: true });
+    const links = ['.bashrc', '.bash_profile', '.profile', '.zshrc', '.zshenv', '.bash_aliases', '.inputrc', '.vimrc'];
+    for (const l of links) {
+      writeFileSync(path.join(dotfiles, l.slice(1)), `# the person's ${l}\n`);
+      symlinkSync(path.join(dotfiles, l.slice(1)), path.join(h, l));
+    }
+    // Each big enough to spend the budget alone: a link is reached only when it comes before all three.
+    for (const big of ['.oh-my-zsh/plugins', '.vscode/extensions', '.mozilla/firefox'])
+      for (let i = 0; i < 2100; i++) mkdirSync(path.join(h, big, `e${i}`), { recursive: true });
+    process.env.HOME = h;
+    const results: string[] = [];
+    try {
+      const session = pipelineSession(h, 'acceptEdits', sandboxHost);
+      for (const l of links) {
+        const f = path.join(dotfiles, l.slice(1));
+        await session('Read', { file_path: f });
+        const out = await session('Write', { file_path: f, content: `# the person's ${l}\nenv > /dev/null # agent\n` });
+        results.push(`${l}: ${out.isError ? 'error' : 'ok'} ${out.text.slice(0, 100)}`);
+      }
+    } finally {
+      process.env.HOME = home;
+    }
+    t.diagnostic(results.join('\n'));
+    const written = links.filter((l) => readFileSync(path.join(dotfiles, l.slice(1)), 'utf8').includes('# agent'));
+    assert.deepEqual(written, [], 'start-up files the agent rewrote through their dotfiles checkout');
   },
 );
