@@ -719,3 +719,30 @@ test(
     assert.deepEqual(written, [], 'start-up files the agent rewrote through their dotfiles checkout');
   },
 );
+
+// S13: the runtime's store of masked configuration copies is covered in each command by an empty
+// tmpfs, inserted after the FIRST occurrence of the text `--ro-bind S S` in the wrapped command
+// (maskStore.ts hideMaskStore, L-c). With the mounts in an `--args` file (S11's long profile), the
+// first occurrence is the command's own text; the store's path is in /proc/self/mountinfo.
+test(
+  'S13 (dontAsk, L-c): a command whose text holds `--ro-bind <store> <store>`, with the mounts passed through `--args`, still sees the mask store empty',
+  hole('S13: hideMaskStore searches the rendered command string; with --args the first match is the command text'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = repository();
+    git(root, 'remote', 'add', 'origin', 'https://x-access-token:ghp_BAITS13@github.com/acme/app');
+    const long = 'x'.repeat(200);
+    for (let i = 0; i < 90; i++) git(root, 'init', '-q', `r${i}-${long}`);
+    const first = await tool(root, 'dontAsk', 'Bash', {
+      command: "grep -o '/[^ ]*srt-credmask-[^ /]*' /proc/self/mountinfo | head -1",
+    });
+    const store = /\/\S*srt-credmask-[^\s/\\]+/.exec(first.text)?.[0];
+    t.diagnostic(`store: ${store}`);
+    assert.ok(store, first.text.slice(0, 300));
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: `: --ro-bind ${store} ${store}; ls -A ${store} | head`,
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 400)}`);
+    assert.doesNotMatch(out.text, /\.fake/, 'the store’s masked copies are listed');
+  },
+);
