@@ -746,3 +746,39 @@ test(
     assert.doesNotMatch(out.text, /\.fake/, 'the store’s masked copies are listed');
   },
 );
+
+// S14: L10's live writers are every process named `bwrap` whose environment holds the call marker
+// (liveWriters.ts runningWriters), with what its command line binds read-write. A sandboxed command
+// runs a copy of sh named `bwrap`, with the marker and `--bind / /` among its arguments: every control
+// file the person edits anywhere is then refused by their `run` while it lives (availability).
+test(
+  'S14 (dontAsk, L10): a process a sandboxed command names `bwrap`, with the call marker and `--bind / /`, is not taken for a live writer of every file',
+  hole('S14: liveWriters.ts trusts any process named bwrap with the marker in its environment'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = repository();
+    execFileSync('mkfifo', [path.join(root, 'hold')]);
+    const call = tool(root, 'dontAsk', 'Bash', {
+      command: [
+        'cp /bin/sh ./bwrap',
+        `env DURABLE_AGENT_CALL=1.forged/forged ./bwrap -c 'touch started; read line < hold; true' x --bind / / &`,
+        'wait',
+      ].join('\n'),
+    });
+    for (let i = 0; i < 600 && !existsSync(path.join(root, 'started')); i++)
+      await new Promise((r) => setTimeout(r, 50));
+    try {
+      assert.ok(existsSync(path.join(root, 'started')), 'the forged process started');
+      const elsewhere = path.join(base, 's14-other-project');
+      mkdirSync(path.join(elsewhere, '.claude'), { recursive: true });
+      const mine = path.join(elsewhere, '.claude', 'settings.json');
+      writeFileSync(mine, '{"permissions":{}}'); // the person's own edit, in another project
+      const forged = liveSandboxWriters().filter((w) => w.callId === 'forged');
+      t.diagnostic(forged.map((w) => `${w.pid} ${w.writable.join(',')}`).join('\n'));
+      assert.doesNotThrow(() => checkNoLiveWriter([mine]), 'the person’s run refused their own edit');
+    } finally {
+      writeFileSync(path.join(root, 'hold'), 'go\n');
+      await call;
+    }
+  },
+);
