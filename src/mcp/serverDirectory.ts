@@ -5,9 +5,11 @@
 // in the directory itself. Started in the project, the person's server would be whatever a session
 // planted in the project's `node_modules` — and it gets the server's token (its `env`). So such a
 // server starts in a directory no sandboxed command can write and that has no writable ancestor:
-// `/`. A server whose command line names a project path (`./server.js`, `.`: the person points it
-// at the project, `server.js` when the project has one) starts in the project as before, but not when the package it runs is found inside
-// a working directory (refused, said why). A project's own server (`.mcp.json`) starts in the project.
+// `/`. A server whose command line names a project path by its SHAPE (`./server.js`, `.`,
+// `dist/index.js`, `server.js`: never by what exists in the project, which a session can create —
+// red team q, Q13) starts in the project as before, but not when the package it runs is found
+// inside a working directory, or its runner reads a configuration there that names where packages
+// come from (refused, said why). A project's own server (`.mcp.json`) starts in the project.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { McpStdioServer } from './servers';
@@ -16,23 +18,38 @@ import type { McpStdioServer } from './servers';
 export const NEUTRAL_SERVER_DIRECTORY = '/';
 
 const NODE_RUNNERS = new Set(['npx', 'bunx', 'pnpx']);
+/** `<runner> <word>` spellings that run a package's bin like npx: `npm x`, `bun x`, `pnpm dlx`… */
+const NODE_RUNNER_WORDS: Record<string, ReadonlySet<string>> = {
+  npm: new Set(['exec', 'x']),
+  bun: new Set(['x']),
+  pnpm: new Set(['dlx', 'exec']),
+  yarn: new Set(['dlx', 'exec']),
+};
+/** Python package runners: they read a `uv.toml` (or `[tool.uv]`) at or above their directory. */
+const UV_RUNNERS = new Set(['uvx', 'uv']);
 const PYTHONS = /^python(?:\d+(?:\.\d+)?)?$/;
 
+/** `@scope/name[@version]` or `name@version`: a package to fetch, not a path. */
+const PACKAGE_SPEC = /^(@[\w.-]+\/)?[\w.-]+@[^/]*$|^@[\w.-]+\/[\w.-]+$/;
+/** A bare word that is a script by its extension (`server.js`, `main.py`). */
+const SCRIPT_FILE = /^[^/]+\.(?:[cm]?[jt]s|py|sh|rb|pl|php|lua|jar)$/i;
+
 /**
- * Does the command line name a relative path (the project, as the person meant it: `./server.js`,
- * `.`, `server.js` when the project has it)? A name a session created only moves the server into the
- * project, where the planted-package check below applies.
+ * Does the command line name a relative path by its shape (the project, as the person meant it:
+ * `./server.js`, `.`, `dist/index.js`, `--root=.`, `server.js`)? Never decided by what exists in the
+ * project: a session that makes a directory named like the person's package (`@acme/mcp-server`)
+ * would move their server into the project (red team q, Q13).
  */
-function namesRelativePath(command: string, args: readonly string[], cwd: string): boolean {
+function namesRelativePath(command: string, args: readonly string[]): boolean {
   if (!path.isAbsolute(command) && command.includes('/')) return true;
-  return args.some(
-    (a) =>
-      a === '.' ||
-      a === '..' ||
-      /^\.\.?\//.test(a) ||
-      /=\.\.?(?:\/|$)/.test(a) ||
-      (!a.startsWith('-') && !path.isAbsolute(a) && a.length < 4096 && fs.existsSync(path.join(cwd, a))),
-  );
+  return args.some((arg) => {
+    const a = /^--?[\w-]+=/.test(arg) ? arg.slice(arg.indexOf('=') + 1) : arg;
+    if (a === '.' || a === '..' || /^\.\.?\//.test(a)) return true;
+    if (a.startsWith('-') || path.isAbsolute(a) || a.startsWith('~') || /^[a-z][\w+.-]*:/i.test(a)) return false;
+    // `dist/index.js`, `build/`: a path; `owner/repo` (npx's GitHub shorthand), `@scope/pkg`: packages.
+    if (a.includes('/')) return !PACKAGE_SPEC.test(a) && !a.includes('#') && (/\.\w+$/.test(a) || a.endsWith('/'));
+    return SCRIPT_FILE.test(a);
+  });
 }
 
 /** The npm package (or bin) a node package runner's arguments run: `-p/--package <spec>` or the first word. */
@@ -50,6 +67,16 @@ function nodePackage(args: readonly string[]): string | undefined {
 const within = (p: string, dirs: readonly string[]) =>
   dirs.some((d) => p === d || p.startsWith(d.endsWith('/') ? d : `${d}/`));
 
+/** Does this pyproject.toml configure uv (`[tool.uv]`, `[[tool.uv.index]]`)? Unreadable: no. */
+function uvSection(file: string): boolean {
+  try {
+    const st = fs.lstatSync(file);
+    return st.isFile() && st.size <= 4 << 20 && /^\s*\[\[?\s*tool\.uv\b/m.test(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The file a package runner started in `cwd` would take from a working directory instead of where
  * the person meant (a package in a `node_modules` at or above `cwd`, a python module in `cwd`).
@@ -62,8 +89,9 @@ export function plantedPackage(
 ): string | undefined {
   const base = path.basename(command);
   const candidates: string[] = [];
-  if (NODE_RUNNERS.has(base) || (base === 'npm' && args[0] === 'exec') || (base === 'pnpm' && args[0] === 'dlx')) {
-    const spec = nodePackage(base === 'npm' || base === 'pnpm' ? args.slice(1) : args);
+  const runnerWord = NODE_RUNNER_WORDS[base]?.has(args[0] ?? '') === true;
+  if (NODE_RUNNERS.has(base) || runnerWord) {
+    const spec = nodePackage(runnerWord ? args.slice(1) : args);
     const name = spec?.replace(/(?!^)@[^/]*$/, '');
     if (name) {
       const bin = name.split('/').pop()!;
@@ -76,6 +104,15 @@ export function plantedPackage(
     const m = args.indexOf('-m');
     const mod = m >= 0 ? args[m + 1]?.split('.')[0] : undefined;
     if (mod) candidates.push(path.join(cwd, mod), path.join(cwd, `${mod}.py`));
+  } else if (UV_RUNNERS.has(base)) {
+    // `uvx pkg` (`uv run`, `uv tool run`): the index and find-links a `uv.toml` or a
+    // pyproject's `[tool.uv]` at or above the directory names decide which `pkg` is installed.
+    for (let dir = cwd; within(dir, workingDirectories); dir = path.dirname(dir)) {
+      candidates.push(path.join(dir, 'uv.toml'));
+      const pyproject = path.join(dir, 'pyproject.toml');
+      if (uvSection(pyproject)) candidates.push(pyproject);
+      if (path.dirname(dir) === dir) break;
+    }
   }
   return candidates.find(
     (c) => within(c, workingDirectories) && fs.lstatSync(c, { throwIfNoEntry: false }) !== undefined,
@@ -96,11 +133,11 @@ export function serverDirectory(
 ): string {
   if (config.projectScope) return cwd;
   const args = expanded.args ?? [];
-  if (!namesRelativePath(expanded.command, args, cwd)) return NEUTRAL_SERVER_DIRECTORY;
+  if (!namesRelativePath(expanded.command, args)) return NEUTRAL_SERVER_DIRECTORY;
   const planted = plantedPackage(expanded.command, args, cwd, workingDirectories);
   if (planted)
     throw new Error(
-      `MCP server ${name} was not started: it runs ${expanded.command} in the project, where ${planted} would be run instead of the package you configured (a working directory's files, which a session can write). Configure it with an absolute path, or in the project's .mcp.json if the project's copy is meant.`,
+      `MCP server ${name} was not started: it runs ${expanded.command} in the project, where ${planted} would be run${/(uv|pyproject)\.toml$/.test(planted) ? ' (it decides where the package comes from)' : ''} instead of the package you configured (a working directory's files, which a session can write). Configure it with an absolute path, or in the project's .mcp.json if the project's copy is meant.`,
     );
   return cwd;
 }

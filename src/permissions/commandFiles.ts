@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { isInside } from './paths';
 
 /** Task runners: the file each one reads its tasks from (relative to the hook's cwd). */
-const RUNNER_FILES: Record<string, readonly string[]> = {
+export const RUNNER_FILES: Record<string, readonly string[]> = {
   npm: ['package.json'],
   npx: ['package.json'],
   pnpm: ['package.json', '.pnpmfile.cjs'],

@@ -32,8 +32,47 @@ const STARTUP_FILES = [
   '.xinitrc',
   '.config/fish/config.fish',
 ];
-/** Directories whose every file a start-up file commonly sources (`~/.bashrc.d/*`, fish's `conf.d`). */
-const STARTUP_DIRS = ['.bashrc.d', '.zshrc.d', '.profile.d', '.config/fish/conf.d'];
+/**
+ * The person's other configurations that run a program by its path with no shell start-up (red team
+ * s, S2): git's (`core.hooksPath = ~/githooks` runs at every commit in every repository; `alias.x =
+ * !~/scripts/x.sh`, `credential.helper`, `core.sshCommand`, `init.templateDir`, includes), ssh's
+ * (`ProxyCommand`, `LocalCommand`, `Match exec`, `KnownHostsCommand`), npm's and yarn's
+ * (`script-shell`, `node-options=--require`), direnv's and mise's own (a user stdlib sourced on every
+ * prompt, a global `_.source`), tmux's (`run-shell`), gpg-agent's (`pinentry-program`). Read like
+ * the start-up files: every path under HOME their text names.
+ */
+const PERSON_CONFIG_FILES = [
+  '.gitconfig',
+  '.config/git/config',
+  '.ssh/config',
+  '.npmrc',
+  '.yarnrc',
+  '.yarnrc.yml',
+  '.direnvrc',
+  '.config/direnv/direnvrc',
+  '.config/mise/config.toml',
+  '.tool-versions',
+  '.tmux.conf',
+  '.config/tmux/tmux.conf',
+  '.gnupg/gpg-agent.conf',
+  '.vimrc',
+  '.config/nvim/init.vim',
+  '.config/nvim/init.lua',
+];
+/**
+ * Directories whose every file a start-up file commonly sources (`~/.bashrc.d/*`, fish's `conf.d`),
+ * and whose every file runs a program by itself: direnv's user library, systemd's user units
+ * (`ExecStart=%h/…`), the desktop's autostart entries (`Exec=`; S2).
+ */
+const STARTUP_DIRS = [
+  '.bashrc.d',
+  '.zshrc.d',
+  '.profile.d',
+  '.config/fish/conf.d',
+  '.config/direnv/lib',
+  '.config/systemd/user',
+  '.config/autostart',
+];
 
 /** Installers' own directories in HOME, written-to by no project: the backstop of the rule. */
 export const INSTALLER_ROOTS: readonly string[] = [
@@ -84,16 +123,19 @@ const INSTALL_PARTS = new Set([
 ]);
 
 /** How many files (start-up files and what they name), and how much of each, are read. */
-const MAX_FILES = 40;
+const MAX_FILES = 64;
 const MAX_BYTES = 512 * 1024;
 
-/** The paths under HOME a start-up file's text names: `$HOME/x`, `${HOME}/x`, `~/x`, `<home>/x`. */
+/**
+ * The paths under HOME a start-up file's (or configuration's) text names: `$HOME/x`, `${HOME}/x`,
+ * `~/x` (also after git's `!`), systemd's `%h/x`, `<home>/x`.
+ */
 export function namedHomePaths(text: string, home: string): string[] {
   const out: string[] = [];
   const literal = home.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const end = '(?=$|[\\s"\'`;|&()<>:])';
   const re = new RegExp(
-    `(?:\\$HOME|\\$\\{HOME\\}|(?:^|(?<=[\\s"'=:(]))~|${literal})(/[^\\s"'\`;|&()<>:]*)?${end}`,
+    `(?:\\$HOME|\\$\\{HOME\\}|%h|(?:^|(?<=[\\s"'=:(!]))~|${literal})(/[^\\s"'\`;|&()<>:]*)?${end}`,
     'g',
   );
   for (const raw of text.split('\n')) {
@@ -144,7 +186,7 @@ function installationOf(p: string, home: string): string | undefined {
  */
 export function startupTargets(home: string): string[] {
   const targets = new Set<string>();
-  const queue = STARTUP_FILES.map((f) => path.join(home, f));
+  const queue = [...STARTUP_FILES, ...PERSON_CONFIG_FILES].map((f) => path.join(home, f));
   for (const d of STARTUP_DIRS) {
     try {
       for (const n of readdirSync(path.join(home, d)).slice(0, MAX_FILES)) queue.push(path.join(home, d, n));

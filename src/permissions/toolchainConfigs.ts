@@ -98,7 +98,28 @@ const PRUNED = new Set([
   'legal',
 ]);
 const WALK_DEPTH = 7;
-const WALK_BUDGET = 20_000;
+/**
+ * How many entries one toolchain's walk reads (red team s, S3: ONE budget for all the toolchains was
+ * spent in pnpm's store before pyenv, SDKMAN!, pipx and ~/.claude/plugins were reached, and their
+ * credential files were readable again). Each toolchain has its own now, and what a walk could not
+ * reach is denied (fail closed), never left readable.
+ */
+const TOOLCHAIN_BUDGET = 20_000;
+/** At most this many unwalked directories are denied one by one; more are denied through their parents. */
+const MAX_UNWALKED = 64;
+/**
+ * Content-addressed fan-out directories (`store/v3/files/<xx>`, `_cacache/content-v2/sha512/<xx>`,
+ * `objects/<xx>`): files named by hash, no credential among them by name, tens of thousands of them.
+ * A directory is one when it holds at least FANOUT_MIN two-hex-digit directories and little else (a
+ * version directory such as `21` alone is walked).
+ */
+const FANOUT = /^[0-9a-f]{2}$/i;
+const FANOUT_MIN = 16;
+const isFanout = (entries: readonly Dirent[]) => {
+  const hex = entries.filter((e) => FANOUT.test(e.name) && e.isDirectory()).length;
+  return hex >= FANOUT_MIN && hex >= entries.length * 0.9;
+};
+const HASH_STORES = new Set(['_cacache']);
 /** How long a walk's answer is kept (a command runs many times a minute; installs are rare). */
 const WALK_TTL_MS = 10_000;
 const walked = new Map<string, { at: number; files: string[] }>();
@@ -107,28 +128,56 @@ function credentialsByName(home: string): string[] {
   const kept = walked.get(home);
   if (kept && Date.now() - kept.at < WALK_TTL_MS) return kept.files;
   const files: string[] = [];
-  let left = WALK_BUDGET;
-  const walk = (dir: string, depth: number): void => {
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      if (--left < 0) return;
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) {
-        if (e.name === '.git') {
-          if (existsSync(path.join(p, 'config'))) files.push(path.join(p, 'config'));
-        } else if (depth + 1 < WALK_DEPTH && !PRUNED.has(e.name)) walk(p, depth + 1);
-      } else if (CREDENTIAL_NAMES.has(e.name)) files.push(p);
-      else if (e.name === 'settings.xml' && mavenSecret(p)) files.push(p);
-    }
-  };
-  for (const t of HOME_TOOLCHAIN_PATHS) if (!CACHES.test(t)) walk(path.join(home, t.slice(2)), 0);
+  for (const t of HOME_TOOLCHAIN_PATHS) if (!CACHES.test(t)) walkToolchain(path.join(home, t.slice(2)), files);
   walked.set(home, { at: Date.now(), files });
   return files;
+}
+
+/**
+ * One toolchain's credential files by name, breadth first within its own budget; the directories
+ * left unread when it runs out are added whole (denied: the walk cannot say they hold none).
+ */
+function walkToolchain(root: string, files: string[]): void {
+  let left = TOOLCHAIN_BUDGET;
+  let level = [root];
+  for (let depth = 0; level.length > 0 && depth < WALK_DEPTH; depth++) {
+    const next: string[] = [];
+    for (let i = 0; i < level.length; i++) {
+      if (left <= 0) {
+        files.push(...unwalked([...level.slice(i), ...next], root));
+        return;
+      }
+      let entries: Dirent[];
+      try {
+        entries = readdirSync(level[i]!, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      left -= entries.length;
+      const fanout = isFanout(entries);
+      for (const e of entries) {
+        const p = path.join(level[i]!, e.name);
+        if (e.isDirectory()) {
+          if (e.name === '.git') {
+            if (existsSync(path.join(p, 'config'))) files.push(path.join(p, 'config'));
+          } else if (!PRUNED.has(e.name) && !(fanout && FANOUT.test(e.name)) && !HASH_STORES.has(e.name)) next.push(p);
+        } else if (CREDENTIAL_NAMES.has(e.name)) files.push(p);
+        else if (e.name === 'settings.xml' && mavenSecret(p)) files.push(p);
+      }
+    }
+    level = next;
+  }
+}
+
+/** The directories a walk did not read, at most MAX_UNWALKED of them (their parents when more; never above `root`). */
+function unwalked(dirs: readonly string[], root: string): string[] {
+  let out = [...new Set(dirs)];
+  while (out.length > MAX_UNWALKED) {
+    const up = [...new Set(out.map((d) => (d === root ? d : path.dirname(d))))];
+    if (up.length === out.length && up.every((d, i) => d === out[i])) break;
+    out = up;
+  }
+  return out.length > MAX_UNWALKED ? [root] : out;
 }
 
 function mavenSecret(file: string): boolean {

@@ -306,3 +306,26 @@ export function removeTree(p: string): void {
   const name = path.basename(abs);
   inAnchoredDirectory(path.dirname(abs), (at) => removeAnchored(path.dirname(at(name)), name));
 }
+
+/**
+ * `name` in the directory `parent` made a symbolic link by a command (red team s, S1, S7: a git
+ * directory's `objects` or `logs` led elsewhere, and what read or removed through it acted on the
+ * person's files there): the link is unlinked, never followed, and the directory that was there put
+ * back when the command only renamed it inside `parent` (found by its `device:inode`, `was`). Says
+ * what was done; undefined when `name` is no link. Throws when it could not be undone.
+ */
+export function undoDirectoryLink(parent: string, name: string, was: string | undefined): string | undefined {
+  return inAnchoredDirectory(parent, (at) => {
+    if (!fs.lstatSync(at(name), { throwIfNoEntry: false })?.isSymbolicLink()) return undefined;
+    fs.unlinkSync(at(name));
+    if (was !== undefined)
+      for (const e of fs.readdirSync(at(''))) {
+        const s = fs.lstatSync(at(e), { throwIfNoEntry: false });
+        if (s?.isDirectory() && `${s.dev}:${s.ino}` === was) {
+          fs.renameSync(at(e), at(name));
+          return `removed, and ${e} put back as ${name}`;
+        }
+      }
+    return 'removed';
+  });
+}

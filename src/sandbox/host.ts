@@ -19,7 +19,7 @@ import { startHostProcess } from '../hostProcess/door';
 import { narrowProcessPath, personPath } from '../hostProcess/programs';
 import { MANDATORY_DENY_SEARCH_DEPTH, hostPrograms, type GlobalRuntimeConfig, type RuntimePlan } from './policy';
 import { OWNER_MARKER_ENV, ownerId } from './reaper';
-import { callEnding } from './liveWriters';
+import { callEnding, callStarted, endedChecked } from './liveWriters';
 import {
   MAX_RUNTIME_PROCESSES,
   RuntimePool,
@@ -351,15 +351,14 @@ async function prepareSandboxedCommand(
     hold?.release();
     lease.release();
   };
-  const [commandId, startedMs] = [randomBytes(16).toString('base64url'), Date.now()];
+  const commandId = randomBytes(16).toString('base64url');
+  if (protection) callStarted(protection, filesystem.allowWrite); // to the person's `run` until undoProtected
   // This command's own violation reports, apart from the runtime's other commands' (violations.ts); lines that are
   // no refusal of it (a write the plan allows, an ignored pattern) dropped as they come.
   lease.violations.open(commandId, (line) => !allowedWrite(line, plan) && !ignored(line, command, plan));
   let registered = false;
-  // The runtime counts each wrap it hands out and removes the mount points it still created itself
-  // (the cases placeholders.ts leaves to it) only when every wrap has been given back: exactly one
-  // cleanupAfterCommand() per returned wrap — fewer leaves placeholders in the project for good,
-  // more removes them under a sandbox still running (its deny rule would stop applying).
+  // Exactly one cleanupAfterCommand() per wrap the runtime handed out (it removes its own mount points once all are
+  // back): fewer leaves placeholders in the project for good, more removes them under a running sandbox.
   let wrapped = false;
   let cleaned = false;
   const cleanup = () => {
@@ -399,7 +398,7 @@ async function prepareSandboxedCommand(
     }
     let finished: Promise<CommandReports> | undefined;
     const finish = async (): Promise<CommandReports> => {
-      if (protection) callEnding(protection, { startedMs, writable: filesystem.allowWrite }); // to `run`, until undoProtected
+      if (protection) callEnding(protection);
       // Reports the runtime has not delivered yet (its socket, a runtime process's IPC) belong here.
       await lease.violations.drain(commandId).catch(() => undefined);
       if (registered) m.unregisterCommandNetworkLists(commandId);
@@ -420,6 +419,7 @@ async function prepareSandboxedCommand(
       onHostile: (stopCommand) => guard?.onHostile(stopCommand),
     };
   } catch (err) {
+    if (protection) endedChecked(protection);
     if (registered) m.unregisterCommandNetworkLists(commandId);
     lease.violations.take(commandId);
     cleanup();

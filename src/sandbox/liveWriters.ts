@@ -1,15 +1,17 @@
 // The sandboxed commands running on this machine right now, and where each may write (red team,
-// issue 30, L10): read from the outer bwrap of each call, which the worker starts and marks
-// (DURABLE_AGENT_CALL, see reaper.ts) and which lives outside the sandbox's pid namespace, so the
-// command cannot change what it shows. Its command line holds the call's writable directories as
-// `--bind <dir> <dir>`; /proc/<pid>/stat holds when it started. The person's `run` uses it: a
-// project control file written since a command that may write it started is not trusted, however
-// well the worker's live guard could watch that tree (cli/settledControl.ts).
-//
-// A command that plants and exits leaves no bwrap while the check after the call still walks the
-// tree for what to undo (seconds in a tree of a hundred thousand directories): from its end until
-// that check is done, the call is announced in `<session temp root>/ending/<id>.json` (the root is
-// 0700 and hidden from every sandbox: sessionTemp.ts), for ENDING_TTL_MS at the most.
+// issue 30, L10). The person's `run` uses it: a project control file written since a command that
+// may write it started is not trusted, however well the worker's live guard could watch that tree
+// (cli/settledControl.ts). Two sources, either one enough:
+//  - the worker's announcements, `<session temp root>/ending/<id>.json` (the root is 0700 and hidden
+//    from every sandbox: sessionTemp.ts), written before the command starts with the directories
+//    it may write, marked ended when it exits, removed once the check after it is done (a command
+//    that plants and exits leaves no process while that check walks a huge tree for seconds); an
+//    ended one is believed ENDING_TTL_MS at the most, any one only while its worker lives;
+//  - the outer bwrap of each call, which the worker starts and marks (DURABLE_AGENT_CALL, reaper.ts)
+//    and which lives outside the sandbox's pid namespace, so the command cannot change what it
+//    shows: its `--bind <dir> <dir>` words, and when it started (/proc/<pid>/stat). One whose mount
+//    words went to a file (`--args <fd>`: a long deny list, which the agent grows with repositories,
+//    red team s, S11) may write anything, as far as the person's `run` knows.
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -43,8 +45,12 @@ function bootMs(): number | undefined {
   return Number.isFinite(up) && up > 0 ? Date.now() - up * 1000 : undefined;
 }
 
-/** The `--bind X X` directories of a bwrap command line (sockets and files bound for the proxy are left out). */
+/**
+ * The `--bind X X` directories of a bwrap command line (sockets and files bound for the proxy are
+ * left out); `/` when its mount words were passed in a file (`--args`): unknown, so everything.
+ */
 export function writableBinds(argv: readonly string[]): string[] {
+  if (argv.includes('--args')) return ['/'];
   const out: string[] = [];
   for (let i = 0; i + 2 < argv.length; i++) {
     if (argv[i] !== '--bind' && argv[i] !== '--bind-try') continue;
@@ -60,23 +66,32 @@ export function writableBinds(argv: readonly string[]): string[] {
   return out;
 }
 
-/** Every sandboxed call running now (its bwrap) or ending (its check after the call not done yet). */
+/** Every sandboxed call running now (its bwrap; the worker's announcement) or ending (its check after it not done yet). */
 export function liveSandboxWriters(): LiveWriter[] {
-  return [...runningWriters(), ...endingWriters()];
+  return [...runningWriters(), ...announcedWriters()];
 }
 
 /** How long an ending call is announced at the most (a worker that died in its check leaves its file). */
 export const ENDING_TTL_MS = 60_000;
 
-const endingDir = () => path.join(sessionTempRoot(), 'ending');
-const endings = new WeakMap<object, string>();
+const announceDir = () => path.join(sessionTempRoot(), 'ending');
+const announced = new WeakMap<object, { file: string; entry: Announcement }>();
+
+interface Announcement {
+  owner: string;
+  startedMs: number;
+  /** Set once the command ended (its check after it not done yet). */
+  endedMs?: number;
+  writable: readonly string[];
+}
 
 /**
- * The command of `call` ended; the check after it (undoProtected) has not run yet: announced until
- * `endedChecked(call)`. `key` is the object both sides hold (the call's protection).
+ * A sandboxed command is about to start (red team s, S11: what its bwrap shows is not always all it
+ * may write: the runtime passes a long mount list through `--args`): announced to the person's
+ * `run` until `endedChecked(key)`. `key` is the object both sides hold (the call's protection).
  */
-export function callEnding(key: object, call: { startedMs: number; writable: readonly string[] }): void {
-  const dir = endingDir();
+export function callStarted(key: object, writable: readonly string[]): void {
+  const dir = announceDir();
   try {
     if (!fs.lstatSync(sessionTempRoot()).isDirectory()) return;
     fs.mkdirSync(dir, { mode: 0o700 });
@@ -84,33 +99,44 @@ export function callEnding(key: object, call: { startedMs: number; writable: rea
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') return;
   }
   const file = path.join(dir, `${randomBytes(9).toString('base64url')}.json`);
-  const entry = { owner: ownerId(), startedMs: call.startedMs, endedMs: Date.now(), writable: call.writable };
+  const entry: Announcement = { owner: ownerId(), startedMs: Date.now(), writable };
   try {
     fs.writeFileSync(file, JSON.stringify(entry), { mode: 0o600, flag: 'wx' });
-    endings.set(key, file);
+    announced.set(key, { file, entry });
   } catch {
-    // best effort: the person's run then relies on its one-second settle alone
+    // best effort: the person's run then has the bwrap it sees and its one-second settle
   }
 }
 
-/** The check after the call is done: no longer announced. */
-export function endedChecked(key: object): void {
-  const file = endings.get(key);
-  if (!file) return;
-  endings.delete(key);
-  fs.rmSync(file, { force: true });
+/** The command ended; the check after it (undoProtected) has not run yet: announced ENDING_TTL_MS at the most. */
+export function callEnding(key: object): void {
+  const a = announced.get(key);
+  if (!a) return;
+  try {
+    fs.writeFileSync(a.file, JSON.stringify({ ...a.entry, endedMs: Date.now() }), { mode: 0o600 });
+  } catch {
+    // best effort, as above
+  }
 }
 
-function endingWriters(now = Date.now()): LiveWriter[] {
+/** The check after the call is done (or the command never started): no longer announced. */
+export function endedChecked(key: object): void {
+  const a = announced.get(key);
+  if (!a) return;
+  announced.delete(key);
+  fs.rmSync(a.file, { force: true });
+}
+
+function announcedWriters(now = Date.now()): LiveWriter[] {
   let names: string[];
   try {
-    names = fs.readdirSync(endingDir());
+    names = fs.readdirSync(announceDir());
   } catch {
     return [];
   }
   const out: LiveWriter[] = [];
   for (const n of names) {
-    const raw = read(path.join(endingDir(), n));
+    const raw = read(path.join(announceDir(), n));
     let e: { owner?: unknown; startedMs?: unknown; endedMs?: unknown; writable?: unknown };
     try {
       e = JSON.parse(raw ?? 'null') ?? {};
@@ -118,12 +144,12 @@ function endingWriters(now = Date.now()): LiveWriter[] {
       continue;
     }
     const { owner, startedMs, endedMs, writable } = e;
-    if (typeof owner !== 'string' || typeof startedMs !== 'number' || typeof endedMs !== 'number') continue;
-    if (!Array.isArray(writable) || now - endedMs > ENDING_TTL_MS || !ownerAlive(owner)) continue;
+    if (typeof owner !== 'string' || typeof startedMs !== 'number' || !Array.isArray(writable)) continue;
+    if ((typeof endedMs === 'number' && now - endedMs > ENDING_TTL_MS) || !ownerAlive(owner)) continue;
     const dirs = writable.filter((w): w is string => typeof w === 'string');
     out.push({
       pid: Number(owner.split('.')[0]),
-      callId: `${n.replace(/\.json$/, '')} (ending)`,
+      callId: `${n.replace(/\.json$/, '')}${typeof endedMs === 'number' ? ' (ending)' : ''}`,
       startedMs,
       writable: dirs,
     });

@@ -57,6 +57,29 @@ const NESTED_CONTROL_KEYS: readonly (readonly string[])[] = [['directories', 'bi
 export interface HookedKeys {
   scripts: readonly string[];
   bins: readonly string[];
+  /** Top-level keys besides (`workspaces`, when a hook runs a script in every workspace: Q5). */
+  keys?: readonly string[];
+}
+
+/**
+ * The entry of a hooked-keys map (and of a baseline) that holds the keys watched in EVERY manifest of
+ * the working directories, new ones too: a hook that runs `npm run lint --workspaces` (`pnpm -r`,
+ * `lerna run`, `turbo run`) runs the `scripts.lint` of a workspace a command adds (red team q, Q5).
+ */
+export const EVERY_MANIFEST = '*';
+
+/** The keys watched in `manifest`: its own and those of every manifest. */
+export function hookedFor(map: ReadonlyMap<string, HookedKeys>, manifest: string): HookedKeys | undefined {
+  const own = map.get(manifest);
+  const every = map.get(EVERY_MANIFEST);
+  if (!every) return own;
+  if (!own) return every;
+  const union = (a: readonly string[] = [], b: readonly string[] = []) => [...new Set([...a, ...b])].sort();
+  return {
+    scripts: union(own.scripts, every.scripts),
+    bins: union(own.bins, every.bins),
+    keys: union(own.keys, every.keys),
+  };
 }
 
 /** Is this the name of a manifest whose durable-agent bin is watched (a package.json outside node_modules)? */
@@ -136,6 +159,7 @@ function controlKeys(hooked: HookedKeys): (readonly string[])[] {
     ...MANIFEST_CONTROL_KEYS.map((k) => [k]),
     ...NESTED_CONTROL_KEYS,
     ...hooked.scripts.map((s) => ['scripts', s]),
+    ...(hooked.keys ?? []).map((k) => [k]),
   ];
 }
 
@@ -244,8 +268,11 @@ export function manifestBins(
   hooked: ReadonlyMap<string, HookedKeys> = new Map(),
 ): Map<string, ManifestState> {
   const out = new Map<string, ManifestState>();
+  const every = hooked.get(EVERY_MANIFEST);
+  if (every) out.set(EVERY_MANIFEST, { ...NONE, hooked: every });
   for (const f of new Set([...files, ...hooked.keys()])) {
-    const h = hooked.get(f) ?? NO_HOOKS;
+    if (f === EVERY_MANIFEST) continue;
+    const h = hookedFor(hooked, f) ?? NO_HOOKS;
     const m = read(f, h);
     const base = h === NO_HOOKS ? NONE : { ...NONE, hooked: h };
     out.set(f, !m ? base : 'unjudged' in m ? { ...base, unjudged: m.unjudged } : { ...m.state, raw: m.raw });
@@ -314,7 +341,8 @@ export function undoManifestBins(
 ): string[] {
   const notes: string[] = [];
   for (const f of files) {
-    const was = before.get(f) ?? NONE;
+    // A manifest the baseline does not know (new): judged with the keys watched in every manifest.
+    const was = before.get(f) ?? before.get(EVERY_MANIFEST) ?? NONE;
     const m = read(f, was.hooked);
     if (!m) continue;
     if ('unjudged' in m) {

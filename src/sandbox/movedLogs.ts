@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { anchoredFile, removeAnchored } from './anchored';
+import { anchoredFile, inAnchoredDirectory, readdirOwned, removeAnchored, undoDirectoryLink } from './anchored';
 
 /** A reflog as the snapshot holds it: its identity and every name its lines give. */
 export interface LogFile {
@@ -67,8 +67,12 @@ export function readLogs(gitDir: string): Map<string, LogFile> {
   const walk = (rel: string) => {
     let entries: fs.Dirent[];
     try {
-      entries = fs.readdirSync(path.join(gitDir, rel), { withFileTypes: true });
-    } catch {
+      entries = readdirOwned(path.join(gitDir, rel));
+    } catch (err) {
+      // Not listable even by its owner (red team s, S4): the directory is taken as one the command changed.
+      const st = fs.lstatSync(path.join(gitDir, rel), { throwIfNoEntry: false });
+      if (st && (err as NodeJS.ErrnoException).code !== 'ENOENT')
+        out.set(rel, { ino: -1, size: 0, ctimeMs: st.ctimeMs });
       return;
     }
     for (const e of entries) {
@@ -144,21 +148,78 @@ export function changedLogs(
  * Through its directory opened from `/` without following a link (anchored.ts; red team q, Q11): by
  * path, a command that swapped `.git/logs` for a link to the person's HOME between the worker's
  * read and its rename made the worker write the kept lines over the person's file of that name.
+ * When that cannot reach the reflog because a directory on the way below the git directory is a link
+ * (`mv .git/logs .git/reflogs && ln -s reflogs .git/logs`), the link is cut instead ('cut': git then
+ * reads no reflog through it); false only when neither holds (red team s, S7: the line stayed, and
+ * the person's `git checkout -` ran the hook of the commit it named).
  */
-export function dropLogLines(gitDir: string, log: ChangedLog, bad: ReadonlySet<string>): boolean {
+export function dropLogLines(gitDir: string, log: ChangedLog, bad: ReadonlySet<string>): boolean | 'cut' {
   try {
-    anchoredFile(path.join(gitDir, log.name), (pinned) => {
-      const dir = path.dirname(pinned);
-      const name = path.basename(pinned);
-      if (log.forced) return removeAnchored(dir, name);
-      const text = readText(pinned, MAX_LOG_BYTES) ?? '';
-      const kept = text.split('\n').filter((l) => !bad.has(l));
-      const tmp = `${dir}/${name}.da-undo-${randomBytes(6).toString('hex')}`;
-      fs.writeFileSync(tmp, kept.join('\n'), { encoding: 'latin1', flag: 'wx' });
-      fs.renameSync(tmp, pinned);
-    });
+    dropIn(gitDir, log, bad);
     return true;
   } catch {
-    return false;
+    try {
+      return cutLinkOnTheWay(gitDir, log.name) ? 'cut' : false;
+    } catch {
+      return false;
+    }
+  }
+}
+
+function dropIn(gitDir: string, log: ChangedLog, bad: ReadonlySet<string>): void {
+  anchoredFile(path.join(gitDir, log.name), (pinned) => {
+    const dir = path.dirname(pinned);
+    const name = path.basename(pinned);
+    if (log.forced) return removeAnchored(dir, name);
+    const text = readText(pinned, MAX_LOG_BYTES) ?? '';
+    const kept = text.split('\n').filter((l) => !bad.has(l));
+    const tmp = `${dir}/${name}.da-undo-${randomBytes(6).toString('hex')}`;
+    fs.writeFileSync(tmp, kept.join('\n'), { encoding: 'latin1', flag: 'wx' });
+    fs.renameSync(tmp, pinned);
+  });
+}
+
+/**
+ * Removes the first symlink among the directories from `gitDir` to the reflog `name` (as a link, in
+ * its parent pinned: unlink never removes a directory that took its place). True when there was
+ * one, or when the way is gone (git reads no reflog there either).
+ */
+function cutLinkOnTheWay(gitDir: string, name: string): boolean {
+  let dir = gitDir;
+  for (const part of path.dirname(name).split('/')) {
+    const st = fs.lstatSync(path.join(dir, part), { throwIfNoEntry: false });
+    if (!st) return true;
+    if (st.isSymbolicLink()) {
+      inAnchoredDirectory(dir, (at) => fs.unlinkSync(at(part)));
+      return true;
+    }
+    if (!st.isDirectory()) return false;
+    dir = path.join(dir, part);
+  }
+  return false;
+}
+
+/** `logs` of a git directory: `device:inode` of the directory, `link:<target>` for a link, undefined when absent. */
+export function logsIdentity(gitDir: string): string | undefined {
+  const p = path.join(gitDir, 'logs');
+  const st = fs.lstatSync(p, { throwIfNoEntry: false });
+  if (!st) return undefined;
+  return st.isSymbolicLink() ? `link:${fs.readlinkSync(p)}` : `${st.dev}:${st.ino}`;
+}
+
+/**
+ * `logs` made a symbolic link by the command (red team s, S7: git reads reflogs through it, the
+ * screen's anchored undo could not take a line out behind it, and the line stayed): unlinked and
+ * the renamed directory put back, before the reflogs are read. A note, or undefined.
+ */
+export function undoLogsLink(gitDir: string, was: string | undefined, where: string): string | undefined {
+  const now = logsIdentity(gitDir);
+  if (!now?.startsWith('link:') || now === was) return undefined;
+  const what = `${where}: logs was a symbolic link the command made (git would read reflogs wherever it leads)`;
+  try {
+    const done = undoDirectoryLink(gitDir, 'logs', was?.startsWith('link:') ? undefined : was);
+    return done && `${what}: ${done}`;
+  } catch {
+    return `${what}; could not be undone`;
   }
 }

@@ -21,7 +21,8 @@ import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { runHostProcessSync } from '../hostProcess/door';
 import { GIT_GUARD_ENV } from '../hostProcess/git';
-import { removeEntry } from './anchored';
+import { anchoredFile, readdirOwned, removeAnchored, removeTree, undoDirectoryLink } from './anchored';
+import { submoduleGitDirs } from './repoConfigTargets';
 
 /** The git directories whose objects a command may have forged, and when it started. */
 export interface ObjectSnapshots {
@@ -34,6 +35,13 @@ export interface ObjectSnapshots {
   dirs: Map<string, string>;
   /** Epoch ms, less a margin: the file system's clock is coarser than Date.now(). */
   since: number;
+  /** Each git directory's `objects` when it was a symbolic link at the start (its target): the person's own. */
+  links?: Map<string, string>;
+  /**
+   * Each git directory's `objects/info/alternates` when the command started (undefined: none; null:
+   * no regular file or too big) and the object directories it named then (Q1's remainder).
+   */
+  alternates?: Map<string, { text: string | undefined | null; dirs: string[] }>;
 }
 
 const MARGIN_MS = 2_000;
@@ -48,24 +56,98 @@ const TYPES = new Set(['blob', 'tree', 'commit', 'tag']);
 /** `dirs`' git directories (a `.git` directory, and its submodules' below `modules/`), from now on. */
 export function objectSnapshots(gitDirs: readonly string[]): ObjectSnapshots {
   const out = new Set<string>();
-  const add = (g: string, depth: number) => {
-    if (!fs.lstatSync(g, { throwIfNoEntry: false })?.isDirectory()) return;
-    out.add(g);
-    if (depth >= 3) return;
-    for (const e of readdir(path.join(g, 'modules')))
-      if (e.isDirectory()) add(path.join(g, 'modules', e.name), depth + 1);
-  };
-  for (const g of gitDirs) add(g, 0);
+  for (const g of gitDirs)
+    if (fs.lstatSync(g, { throwIfNoEntry: false })?.isDirectory())
+      for (const d of [g, ...submoduleGitDirs(g)]) out.add(d);
   const since = Date.now() - MARGIN_MS;
   const dirs = new Map<string, string>();
+  const alternates = new Map<string, { text: string | undefined | null; dirs: string[] }>();
+  const links = new Map<string, string>();
   for (const g of out) {
     const objects = path.join(g, 'objects');
-    for (const d of [g, objects, ...readdir(objects).map((e) => path.join(objects, e.name))]) {
-      const id = identity(d);
-      if (id) dirs.set(d, id);
-    }
+    const st = fs.lstatSync(objects, { throwIfNoEntry: false });
+    if (st?.isSymbolicLink()) links.set(g, fs.readlinkSync(objects));
+    const alt = { text: readAlternates(objects), dirs: alternateDirs(objects) };
+    alternates.set(g, alt);
+    for (const o of [objects, ...alt.dirs])
+      for (const d of [g, o, ...readdir(o).map((e) => path.join(o, e.name))]) {
+        const id = identity(d);
+        if (id) dirs.set(d, id);
+      }
   }
-  return { gitDirs: [...out], since, dirs };
+  return { gitDirs: [...out], since, dirs, alternates, links };
+}
+
+/** An alternates file bigger than this is not read (git's own lines are paths). */
+const MAX_ALTERNATES = 64 << 10;
+
+/** `objects/info/alternates` of an objects directory: its text, undefined when absent, null when no regular file or too big. */
+function readAlternates(objects: string): string | undefined | null {
+  const p = path.join(objects, 'info', 'alternates');
+  const st = fs.lstatSync(p, { throwIfNoEntry: false });
+  if (!st) return undefined;
+  if (!st.isFile() || st.size > MAX_ALTERNATES) return null;
+  try {
+    const fd = fs.openSync(p, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    try {
+      return fs.readFileSync(fd, 'latin1');
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return null;
+  }
+}
+
+/** The object directories git reads through `objects`' alternates, theirs in turn (git's depth: 5). */
+function alternateDirs(objects: string, depth = 0, seen = new Set<string>()): string[] {
+  const text = readAlternates(objects);
+  if (depth >= 5 || typeof text !== 'string') return [];
+  const out: string[] = [];
+  for (const line of text.split('\n')) {
+    const l = line.trim();
+    if (l === '' || l.startsWith('#') || l.startsWith('"')) continue;
+    let d: string;
+    try {
+      d = fs.realpathSync(path.resolve(objects, l)); // the person's: removals go through its real directories
+    } catch {
+      continue;
+    }
+    if (seen.has(d) || !fs.statSync(d, { throwIfNoEntry: false })?.isDirectory()) continue;
+    seen.add(d);
+    out.push(d, ...alternateDirs(d, depth + 1, seen));
+  }
+  return out;
+}
+
+/**
+ * An `objects/info/alternates` the command wrote, changed or removed (red team q, Q1's remainder:
+ * it pointed the repository at objects the session wrote elsewhere, out of the object screen's
+ * sight, after removing the person's own object of that id): put back as it was. Undefined when
+ * unchanged, else whether the put-back worked.
+ */
+function undoAlternates(gitDir: string, was: { text: string | undefined | null }): boolean | undefined {
+  const objects = path.join(gitDir, 'objects');
+  const now = readAlternates(objects);
+  // The person's own that was no regular file (or too big) is theirs to keep; so is one unchanged.
+  if (now === was.text) return undefined;
+  const p = path.join(objects, 'info', 'alternates');
+  try {
+    if (typeof was.text !== 'string') {
+      if (now !== undefined) removeTree(p);
+      return true;
+    }
+    const text = was.text;
+    anchoredFile(p, (pinned) => {
+      removeAnchored(path.dirname(pinned), path.basename(pinned));
+      const tmp = `${pinned}.da-undo-${crypto.randomBytes(6).toString('hex')}`;
+      fs.writeFileSync(tmp, text, { encoding: 'latin1', flag: 'wx' });
+      fs.renameSync(tmp, pinned);
+    });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** device:inode of what `p` leads to (links followed, as git follows them). */
@@ -74,9 +156,13 @@ function identity(p: string): string | undefined {
   return st ? `${st.dev}:${st.ino}` : undefined;
 }
 
+/**
+ * A directory's entries; one the command made unreadable (chmod 311) given back to its owner first
+ * (red team s, S4: git opens a loose object by its name and read what the screen could not list).
+ */
 function readdir(p: string): fs.Dirent[] {
   try {
-    return fs.readdirSync(p, { withFileTypes: true });
+    return readdirOwned(p);
   } catch {
     return [];
   }
@@ -146,7 +232,16 @@ interface Pass {
 
 /** The loose objects of one `objects/xx` directory the command wrote: each hashed against its name. */
 function screenFanout(dir: string, fan: string, pass: Pass, whole: boolean): void {
-  for (const e of readdir(dir)) {
+  let entries: fs.Dirent[];
+  try {
+    entries = readdirOwned(dir);
+  } catch {
+    // Not listable even by its owner: what the command wrote there cannot be told apart (S4).
+    const st = fs.lstatSync(dir, { throwIfNoEntry: false });
+    if (st && (whole || fresh(st, pass.since))) pass.bad.push(dir);
+    return;
+  }
+  for (const e of entries) {
     const p = path.join(dir, e.name);
     const st = fs.lstatSync(p, { throwIfNoEntry: false });
     if (!st || (!whole && !fresh(st, pass.since))) continue;
@@ -225,6 +320,41 @@ function screenGraphs(gitDir: string, info: string, pass: Pass, whole: boolean):
 }
 
 /**
+ * `objects` made a symbolic link by the command (S1): git would read objects wherever it leads. The
+ * link is removed (its target is never read) and the directory that was there put back when the
+ * command only renamed it inside the git directory (found by its device and inode). A note, or
+ * undefined when `objects` is no new link.
+ */
+function undoObjectsLink(snap: ObjectSnapshots, gitDir: string): string | undefined {
+  const objects = path.join(gitDir, 'objects');
+  const st = fs.lstatSync(objects, { throwIfNoEntry: false });
+  if (!st?.isSymbolicLink() || snap.links?.get(gitDir) === fs.readlinkSync(objects)) return undefined;
+  const what = 'objects was a symbolic link the command made (git would read objects wherever it leads)';
+  try {
+    const done = undoDirectoryLink(gitDir, 'objects', snap.dirs.get(objects));
+    return done && `${what}: ${done}`;
+  } catch {
+    return `${what}; could not be undone`;
+  }
+}
+
+/** One objects directory (the repository's, or an alternate's): what the command wrote in it, screened. */
+function screenObjects(gitDir: string, objects: string, snap: ObjectSnapshots, pass: Pass, all: boolean): void {
+  for (const e of readdir(objects)) {
+    const p = path.join(objects, e.name);
+    const st = fs.lstatSync(p, { throwIfNoEntry: false });
+    if (!st) continue;
+    // A link in `objects` the command made: removed (git would follow it to files of any time).
+    if (st.isSymbolicLink() && (all || fresh(st, pass.since))) pass.bad.push(p);
+    else if (!st.isDirectory()) {
+      if (/^[0-9a-f]{2}$/.test(e.name) && (all || fresh(st, pass.since))) pass.bad.push(p);
+    } else if (/^[0-9a-f]{2}$/.test(e.name)) screenFanout(p, e.name, pass, all || moved(snap, p));
+    else if (e.name === 'pack') screenPacks(gitDir, p, pass, all || moved(snap, p));
+    else if (e.name === 'info') screenGraphs(gitDir, p, pass, all || moved(snap, p));
+  }
+}
+
+/**
  * After a sandboxed command: every object file of `snap`'s repositories written since it started
  * that does not hold what its name says (or could not be verified in time) is removed; one note per
  * repository.
@@ -235,8 +365,18 @@ export function undoForgedObjects(snap: ObjectSnapshots, rel: (p: string) => str
   let total = 0;
   for (const gitDir of snap.gitDirs) {
     const objects = path.join(gitDir, 'objects');
-    if (!fs.statSync(objects, { throwIfNoEntry: false })?.isDirectory()) continue;
-    const all = moved(snap, gitDir) || moved(snap, objects);
+    // Never read or remove through a link (red team s, S1: `objects` led to the person's HOME, and
+    // the screen removed their dotfile links there as the command's objects).
+    if (!fs.lstatSync(gitDir, { throwIfNoEntry: false })?.isDirectory()) continue;
+    const linked = undoObjectsLink(snap, gitDir);
+    if (linked) notes.push(`${rel(gitDir)}: ${linked}`);
+    if (!fs.lstatSync(objects, { throwIfNoEntry: false })?.isDirectory()) continue;
+    const alt = snap.alternates?.get(gitDir);
+    const altBack = alt ? undoAlternates(gitDir, alt) : undefined;
+    if (altBack !== undefined)
+      notes.push(
+        `${rel(gitDir)}: objects/info/alternates the command wrote (git would read objects from where it points); ${altBack ? 'put back' : 'could not be undone'}`,
+      );
     const pass: Pass = {
       since: snap.since,
       deadline: started + BUDGET_MS,
@@ -245,24 +385,15 @@ export function undoForgedObjects(snap: ObjectSnapshots, rel: (p: string) => str
       late: [],
       checked: 0,
     };
-    for (const e of readdir(objects)) {
-      const p = path.join(objects, e.name);
-      const st = fs.lstatSync(p, { throwIfNoEntry: false });
-      if (!st) continue;
-      // A link in `objects` the command made: removed (git would follow it to files of any time).
-      if (st.isSymbolicLink() && (all || fresh(st, pass.since))) pass.bad.push(p);
-      else if (!st.isDirectory()) {
-        if (/^[0-9a-f]{2}$/.test(e.name) && (all || fresh(st, pass.since))) pass.bad.push(p);
-      } else if (/^[0-9a-f]{2}$/.test(e.name)) screenFanout(p, e.name, pass, all || moved(snap, p));
-      else if (e.name === 'pack') screenPacks(gitDir, p, pass, all || moved(snap, p));
-      else if (e.name === 'info') screenGraphs(gitDir, p, pass, all || moved(snap, p));
-    }
+    // The repository's objects, and those of the alternates it had when the command started.
+    for (const o of [objects, ...(alt?.dirs ?? [])])
+      screenObjects(gitDir, o, snap, pass, moved(snap, gitDir) || moved(snap, o));
     total += pass.checked;
     const gone = [...pass.bad, ...pass.late];
     let failed = 0;
     for (const p of gone) {
       try {
-        removeEntry(p);
+        removeTree(p); // through the directories the screen read, never a link (red team s, S1)
       } catch {
         failed++;
       }

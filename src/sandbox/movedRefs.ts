@@ -22,8 +22,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { runHostProcessSync } from '../hostProcess/door';
 import { GIT_GUARD_ENV } from '../hostProcess/git';
-import { changedLogs, dropLogLines } from './movedLogs';
-import { repositoryConfigTargets } from './repoConfigTargets';
+import { changedLogs, dropLogLines, undoLogsLink } from './movedLogs';
+import { commonDirOf, repositoryConfigTargets, submoduleGitDirs, workTreeOf } from './repoConfigTargets';
 import { readRefFile, readRefState, refNames, resolveName, sameRefFile, type RefFile, type RefState } from './refFiles';
 import { DirectoryMoved, inAnchoredDirectory, removeAnchored } from './anchored';
 
@@ -43,12 +43,17 @@ const screened = new Map<string, boolean>();
 /** The refs of a git directory now (refFiles.ts). */
 export const readRefs = readRefState;
 
-/** The git directories of the working directories (a `.git` directory at a root) and their refs now. */
+/**
+ * The git directories of the working directories (a `.git` directory at a root) and their
+ * submodules' (`.git/modules/<name>`, nested too: the sandbox writes their objects and refs; red
+ * team q, Q18), with their refs now.
+ */
 export function refSnapshots(roots: readonly string[]): RefSnapshots {
   const out: RefSnapshots = new Map();
   for (const r of roots) {
     const g = path.join(r, '.git');
-    if (fs.lstatSync(g, { throwIfNoEntry: false })?.isDirectory()) out.set(g, readRefState(g));
+    if (!fs.lstatSync(g, { throwIfNoEntry: false })?.isDirectory()) continue;
+    for (const d of [g, ...submoduleGitDirs(g)]) out.set(d, readRefState(d));
   }
   return out;
 }
@@ -120,7 +125,7 @@ function carriesGitDirectory(gitDir: string, oid: string): boolean {
  * A linked worktree's import applies them to the commits it brings in (worktree/git/refs.ts, Q7).
  */
 export function hookPathspecs(gitDir: string): string[] {
-  const tree = path.dirname(gitDir);
+  const tree = workTreeOf(gitDir);
   const out = new Set<string>();
   let targets: ReturnType<typeof repositoryConfigTargets>;
   try {
@@ -322,6 +327,33 @@ function removeUnknownLoose(gitDir: string, was: RefState, rel = 'refs'): void {
   for (const name of below) removeUnknownLoose(gitDir, was, name);
 }
 
+/**
+ * A packed-refs the screen could not read (over its bound, or unreadable: red team q, Q19) that the
+ * command wrote or changed: put back as it was before (removed when there was none), or — the
+ * person's own was not read either, so there is nothing to put back — moved aside under a name git
+ * does not read, and named. `now` is made to hold what is there afterwards.
+ */
+function undoUnreadPacked(gitDir: string, was: RefState, now: RefState, where: string): string | undefined {
+  if (now.packedUnread === undefined && was.packedUnread === undefined) return undefined;
+  if (now.packedUnread === was.packedUnread) return undefined; // the person's, untouched
+  if (was.packedUnread === undefined) {
+    const link = was.files.get('packed-refs');
+    const ok = link ? putBack(gitDir, was, 'packed-refs') : putBack(gitDir, was, 'packed:');
+    Object.assign(now, { packed: was.packed, packedText: was.packedText, packedUnread: undefined });
+    return `${where}: a packed-refs too big to screen (or unreadable) the command wrote; ${ok ? (was.packedText === undefined ? 'removed' : 'put back') : 'could not be undone'}`;
+  }
+  if (now.packedText === undefined && now.packedUnread === undefined) return undefined; // removed: hides refs, carries none
+  const aside = `packed-refs.da-unscreened-${randomBytes(6).toString('hex')}`;
+  let ok = true;
+  try {
+    retried(() => inAnchoredDirectory(gitDir, (at) => fs.renameSync(at('packed-refs'), at(aside))));
+  } catch {
+    ok = false;
+  }
+  Object.assign(now, { packed: new Map<string, string[]>(), packedText: undefined, packedUnread: undefined });
+  return `${where}: the command changed a packed-refs too big to screen (or unreadable), so its refs could not be compared with what was there; ${ok ? `moved aside to .git/${aside} (its refs are unscreened: read it before you put it back)` : 'could not be undone'}`;
+}
+
 const HOSTILE = '-';
 
 /** What a `moving from`/`to` word of a reflog line leads to: an object id, nothing to screen, or HOSTILE. */
@@ -372,9 +404,40 @@ function undoCarriedLogs(gitDir: string, was: RefState, now: RefState, where: st
     const what = log.forced
       ? 'a reflog that is no regular file (or too big to read)'
       : `${lines.size} reflog line(s) naming a commit carrying a git directory or changing the repository's hooks (the person's \`git checkout -\` or \`HEAD@{1}\` would go there)`;
-    notes.push(`${where}: ${log.name}: ${what}; ${ok ? 'taken out' : 'could not be undone'}`);
+    const done =
+      ok === 'cut'
+        ? `a directory on its way is a link, which was removed (git reads no reflog through it; the reflogs it led to are not the repository's)`
+        : ok
+          ? 'taken out'
+          : 'could not be undone';
+    notes.push(`${where}: ${log.name}: ${what}; ${done}`);
   }
   return notes;
+}
+
+/**
+ * The screen of a rebase or cherry-pick todo's commit words (sequencerState.ts; red team q, Q10's
+ * remainder): a word leads, as the sequencer reads it (`refs/rewritten/<word>`, then the word), to a
+ * commit carrying a git directory or changing the hooks against the HEAD the command started from —
+ * or to nothing yet while it looks like an abbreviated object id (a later command could write it).
+ * Run in the repository's common directory (its hooks, its objects).
+ */
+export function todoScreen(before: RefSnapshots): (gitDir: string, word: string) => boolean {
+  return (gitDir, word) => {
+    if (word.startsWith('-')) return true;
+    const common = commonDirOf(gitDir);
+    const was = before.get(common);
+    const base = was ? resolveName(was, 'HEAD').oids[0] : undefined;
+    let found = false;
+    for (const w of [`refs/rewritten/${word}`, word]) {
+      const r = git(gitDir, ['rev-parse', '--verify', '-q', `${w}^{commit}`]);
+      const oid = r.stdout.trim().toLowerCase();
+      if (r.code !== 0 || !/^[0-9a-f]{40,64}$/.test(oid)) continue;
+      found = true;
+      if (carriesGitDirectory(common, oid) || carriesHooks(common, oid, base, hookPathspecs(common))) return true;
+    }
+    return !found && /^[0-9a-f]{4,}$/i.test(word);
+  };
 }
 
 /**
@@ -386,7 +449,11 @@ export function undoCarriedRefs(before: RefSnapshots, rel: (p: string) => string
   const notes: string[] = [];
   for (const [gitDir, was] of before) {
     if (!fs.lstatSync(gitDir, { throwIfNoEntry: false })?.isDirectory()) continue;
+    const logsNote = undoLogsLink(gitDir, was.logsDir, rel(workTreeOf(gitDir)));
+    if (logsNote) notes.push(logsNote);
     const now = readRefState(gitDir);
+    const packedNote = undoUnreadPacked(gitDir, was, now, rel(workTreeOf(gitDir)));
+    if (packedNote) notes.push(packedNote);
     const truncated = now.truncated && !was.truncated;
     const moved = movedNames(was, now);
     const base = resolveName(was, 'HEAD').oids[0];
@@ -402,10 +469,10 @@ export function undoCarriedRefs(before: RefSnapshots, rel: (p: string) => string
       }
       const name = m.name.replace(/^packed:/, '');
       const back = was.files.has(m.changed[0]!) || m.changed[0]!.startsWith('packed:') ? 'put back' : 'removed';
-      notes.push(`${rel(path.dirname(gitDir))}: ${name} ${why}; ${ok ? back : 'could not be undone'}`);
+      notes.push(`${rel(workTreeOf(gitDir))}: ${name} ${why}; ${ok ? back : 'could not be undone'}`);
     }
     if (truncated) removeUnknownLoose(gitDir, was);
-    notes.push(...undoCarriedLogs(gitDir, was, now, rel(path.dirname(gitDir)), base));
+    notes.push(...undoCarriedLogs(gitDir, was, now, rel(workTreeOf(gitDir)), base));
   }
   return notes.length > 50 ? [...notes.slice(0, 49), `… and ${notes.length - 49} more refs put back`] : notes;
 }

@@ -5,10 +5,14 @@
 // info/x`, `ref: logs/HEAD`: git resolves any well-formed name below the git directory) and
 // packed-refs (every line naming a ref: git may binary-search an unsorted file). Symbolic links are
 // recorded as links and never followed into directories; only regular files are opened (a FIFO
-// would block the worker), and no more than a bound is read.
+// would block the worker), and no more than a bound is read. A packed-refs over its bound, or one
+// that cannot be read, is not read as no refs (red team q, Q19: a 620 MB file, more than one string
+// can hold, hid P1's branch): it is recorded by its identity, and the ref screen puts back what was
+// there before a command changed it (movedRefs.ts).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { readLogs, type LogFile } from './movedLogs';
+import { readdirOwned } from './anchored';
+import { logsIdentity, readLogs, type LogFile } from './movedLogs';
 
 /** One ref file: its text (bounded), or a symbolic link with its target. */
 export type RefFile = { kind: 'file'; text: string } | { kind: 'link'; target: string };
@@ -20,10 +24,26 @@ export interface RefState {
   packed: Map<string, string[]>;
   /** packed-refs' text (absent: no file), put back whole when an entry of it is undone. */
   packedText?: string;
+  /**
+   * A packed-refs that was not read — over packedRefsLimit() or unreadable (Q19) — by its identity
+   * (device, inode, size, modification and change times): any change of it is hostile.
+   */
+  packedUnread?: string;
   /** The walk of `refs/` stopped at its bound: refs past it were not read. */
   truncated: boolean;
   /** The reflogs (movedLogs.ts, N3d). */
   logs?: Map<string, LogFile>;
+  /** `logs` itself: `device:inode` of the directory, or `link:<target>` (red team s, S7). */
+  logsDir?: string;
+}
+
+/** Bytes of packed-refs read after a command (64 MiB: about a million refs); more is not read (Q19). */
+const MAX_PACKED_BYTES = 64 << 20;
+
+/** packedRefsLimit's bound, or less when DURABLE_AGENT_MAX_PACKED_REFS_BYTES says so (never more). */
+export function packedRefsLimit(): number {
+  const lower = Number(process.env.DURABLE_AGENT_MAX_PACKED_REFS_BYTES);
+  return Number.isInteger(lower) && lower >= 0 ? Math.min(MAX_PACKED_BYTES, lower) : MAX_PACKED_BYTES;
 }
 
 /** Loose entries read below `refs/` before the walk stops (packed refs do not count: N3c). */
@@ -82,8 +102,11 @@ export function wellFormedRefName(name: string): boolean {
 function walk(gitDir: string, rel: string, state: RefState, count: { n: number }): void {
   let entries: fs.Dirent[];
   try {
-    entries = fs.readdirSync(path.join(gitDir, rel), { withFileTypes: true });
-  } catch {
+    entries = readdirOwned(path.join(gitDir, rel));
+  } catch (err) {
+    // A directory of refs that cannot be listed hides what is below it: not read as none.
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') state.truncated = true;
     return;
   }
   for (const e of entries) {
@@ -111,10 +134,9 @@ function readPacked(gitDir: string, state: RefState): void {
     return;
   }
   if (!st.isFile()) return;
-  let text: string;
-  try {
-    text = fs.readFileSync(p, 'latin1');
-  } catch {
+  const text = readPackedText(p);
+  if (typeof text !== 'string') {
+    state.packedUnread = text.identity;
     return;
   }
   state.packedText = text;
@@ -127,6 +149,40 @@ function readPacked(gitDir: string, state: RefState): void {
     else state.packed.set(m[2]!, [oid]);
   }
 }
+
+/**
+ * packed-refs' text; its identity when it is over packedRefsLimit() or cannot be read whole (never
+ * a whole-file read of an unbounded size: a string holds 512 MiB at most, Q19).
+ */
+function readPackedText(p: string): string | { identity: string } {
+  let fd: number;
+  try {
+    fd = fs.openSync(p, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+  } catch {
+    const st = fs.lstatSync(p, { throwIfNoEntry: false });
+    return { identity: st ? `unreadable ${identityOf(st)}` : 'unreadable' };
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile() || st.size > packedRefsLimit()) return { identity: identityOf(st) };
+    const buf = Buffer.allocUnsafe(st.size);
+    let n = 0;
+    while (n < st.size) {
+      const got = fs.readSync(fd, buf, n, st.size - n, n);
+      if (got === 0) break;
+      n += got;
+    }
+    // Grown while read (a command still writing it): not what was measured.
+    if (fs.readSync(fd, Buffer.alloc(1), 0, 1, n) !== 0) return { identity: `growing ${identityOf(st)}` };
+    return buf.toString('latin1', 0, n);
+  } catch {
+    return { identity: 'unreadable' };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+const identityOf = (st: fs.Stats) => `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
 
 /** The target of a symbolic ref held in `f`, as git reads it (`ref:`, spaces, the rest trimmed); a link into refs/ too. */
 export function symrefTarget(f: RefFile): string | undefined {
@@ -144,7 +200,9 @@ export function readRefState(gitDir: string): RefState {
   else walk(gitDir, 'refs', state, { n: 0 });
   let names: string[] = [];
   try {
-    names = fs.readdirSync(gitDir).filter((n) => PSEUDOREF.test(n));
+    names = readdirOwned(gitDir)
+      .map((e) => e.name)
+      .filter((n) => PSEUDOREF.test(n));
   } catch {
     // gone
   }
@@ -164,6 +222,7 @@ export function readRefState(gitDir: string): RefState {
     }
   }
   state.logs = readLogs(gitDir);
+  state.logsDir = logsIdentity(gitDir);
   return state;
 }
 

@@ -5,9 +5,11 @@
 // rest of the file (remotes, branches, the repository format) is as it is, so sandboxed git works.
 // The copy's values go nowhere: no host is named to put the real value back into a request.
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { CredentialFileConfig } from '@anthropic-ai/sandbox-runtime';
 import { GIT_CONFIG_SECRET_PATTERN, holdsGitSecret } from '../hostProcess/gitConfigSecrets';
+import { parseGitConfig } from '../hostProcess/gitConfigText';
 import { commonDirOf, gitDirOf } from './repoConfigTargets';
 
 const MAX_CONFIG_BYTES = 1 << 20;
@@ -42,9 +44,40 @@ function moduleConfigs(gitDir: string, out: Set<string>, depth = 0): void {
   walk(path.join(gitDir, 'modules'), 2);
 }
 
+/** How deep git follows includes (config.c MAX_INCLUDE_DEPTH). */
+const INCLUDE_DEPTH = 10;
+
+/**
+ * The files a configuration includes, as git follows them (`include.path` and every
+ * `includeIf.<condition>.path`, whatever the condition: relative to the including file's directory,
+ * `~/` from HOME; ten deep). actions/checkout v6 keeps its token in such a file
+ * (`<runner>/_work/_temp/git-credentials-<uuid>.config`, named by `includeIf "gitdir:…"` in
+ * `.git/config`): outside HOME nothing else closes it (red team s, S8).
+ */
+function includedConfigs(file: string, out: Set<string>, depth = 0): void {
+  if (depth >= INCLUDE_DEPTH) return;
+  let text: string;
+  try {
+    const st = fs.statSync(file);
+    if (!st.isFile() || st.size > MAX_CONFIG_BYTES) return;
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return;
+  }
+  for (const e of parseGitConfig(text) ?? []) {
+    if ((e.section !== 'include' && e.section !== 'includeif') || e.key !== 'path' || !e.value) continue;
+    const v = e.value;
+    const abs =
+      v === '~' || v.startsWith('~/') ? path.join(os.homedir(), v.slice(1)) : path.resolve(path.dirname(file), v);
+    if (out.has(abs)) continue;
+    out.add(abs);
+    includedConfigs(abs, out, depth + 1);
+  }
+}
+
 /**
  * The repository configuration files of the roots (the common `config`, a worktree's
- * `config.worktree`, and their submodules' in `modules/`).
+ * `config.worktree`, and their submodules' in `modules/`), with the files they include.
  */
 export function repositoryConfigFiles(roots: readonly string[]): string[] {
   const out = new Set<string>();
@@ -56,6 +89,7 @@ export function repositoryConfigFiles(roots: readonly string[]): string[] {
     out.add(path.join(gitDir, 'config.worktree'));
     moduleConfigs(common, out);
   }
+  for (const f of [...out]) includedConfigs(f, out);
   return [...out];
 }
 

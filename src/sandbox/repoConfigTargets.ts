@@ -131,13 +131,13 @@ const DYNAMIC_PREFIX = /(["']?)\$(?:\([^()]*(?:\([^()]*\)[^()]*)*\)|\{[^}]*\}|\w
 /**
  * The ways a hook line may name files, as a parser can tell (O6b): as written from the work tree;
  * with a leading substitution or variable before a `/` read as the work tree (`$(git rev-parse
- * --show-toplevel)/scripts/x`, `$ROOT/x`); from each directory a `cd` names; and a glob's directory
+ * --show-toplevel)/scripts/x`, `$ROOT/x`); from each directory a `cd` (`pushd`) names; and a glob's directory
  * (`for f in scripts/*.sh`) whole.
  */
 function hookLineReadings(line: string, root: string): { command: string; cwd: string }[] {
   const plain = line.replace(DYNAMIC_PREFIX, '.');
   const out = [{ command: plain, cwd: root }];
-  for (const m of plain.matchAll(/(?:^|[;&|(]\s*)cd\s+(["']?)([^\s;&|"')]+)\1/g))
+  for (const m of plain.matchAll(/(?:^|[;&|(]\s*)(?:cd|pushd)\s+(["']?)([^\s;&|"')]+)\1/g))
     out.push({ command: plain, cwd: path.resolve(root, m[2]!) });
   for (const m of plain.matchAll(/[^\s"'=]*[*?[][^\s"']*/g)) {
     const dir = m[0].slice(0, m[0].search(/[*?[]/)).replace(/[^/]*$/, '');
@@ -232,4 +232,56 @@ function scanRepositories(roots: readonly string[], readings: Reading[]): Entry[
     for (const e of hookTargets(hooks, root, roots, inside, readings)) if (!inGit(e.path)) out.push(e);
   }
   return out;
+}
+
+/** Submodules' git directories found below one repository's `modules/` at most (hostile trees: bounded). */
+const MAX_MODULES = 128;
+const MAX_MODULE_WALK = 2_000;
+
+/** Is `dir` a git directory (a `HEAD` and an `objects` directory), links not followed? */
+function looksLikeGitDir(dir: string): boolean {
+  return (
+    fs.lstatSync(path.join(dir, 'HEAD'), { throwIfNoEntry: false }) !== undefined &&
+    fs.lstatSync(path.join(dir, 'objects'), { throwIfNoEntry: false })?.isDirectory() === true
+  );
+}
+
+/**
+ * The submodules' git directories of `gitDir` (red team q, Q18): `modules/<name>` — a name with `/`
+ * is a path of directories (`modules/libs/ui`) — and theirs in turn (`modules/a/modules/b`). Links
+ * are not followed; the walk is bounded.
+ */
+export function submoduleGitDirs(gitDir: string): string[] {
+  const out: string[] = [];
+  const queue = [path.join(gitDir, 'modules')];
+  for (let i = 0; i < queue.length && i < MAX_MODULE_WALK && out.length < MAX_MODULES; i++) {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(queue[i]!, { withFileTypes: true });
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      if (!e.isDirectory()) continue;
+      const d = path.join(queue[i]!, e.name);
+      if (!looksLikeGitDir(d)) queue.push(d);
+      else if (out.length < MAX_MODULES) {
+        out.push(d);
+        queue.push(path.join(d, 'modules'));
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * The working tree of a git directory: the directory holding a `.git`; else the last `core.worktree`
+ * of its own config (a submodule's `modules/<name>`: protected, the person's), relative to it.
+ */
+export function workTreeOf(gitDir: string): string {
+  if (path.basename(gitDir) === '.git') return path.dirname(gitDir);
+  let tree: string | undefined;
+  for (const e of parseGitConfig(readConfig(path.join(gitDir, 'config')) ?? '') ?? [])
+    if (e.section === 'core' && e.subsection === undefined && e.key === 'worktree' && e.value) tree = e.value;
+  return tree === undefined ? path.dirname(gitDir) : path.resolve(gitDir, tree);
 }

@@ -9,33 +9,50 @@
 // named in the result; a todo that is no regular file, or out of reach, is removed with its state
 // directory's todo (`git rebase --continue` then stops, nothing runs). A cherry-pick's or revert's
 // `sequencer/todo` runs only picks or reverts (git refuses other commands there); `rebase-apply/`
-// (am) has no command lines.
+// (am) has no command lines. A new line that picks, resets to or merges a commit that carries a git
+// directory or changes the repository's hooks (the ref screen's N3 and P1 rules, `screen`) is taken
+// out too, in a rebase's todo and a cherry-pick's: `git rebase --continue` picked P1's commit and
+// put its hook on disk (red team q, Q10's remainder).
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { anchoredFile, removeEntry } from './anchored';
+import { anchoredFile, removeTree } from './anchored';
+import { sequencerDirs, stateSnapshots, undoStateFiles, type TodoWordScreen } from './sequencerOptions';
+
+export type { TodoWordScreen } from './sequencerOptions';
 
 const TODO = path.join('rebase-merge', 'git-rebase-todo');
+const PICKS = path.join('sequencer', 'todo');
 /** A todo bigger than this is not read: removed when the command wrote it. */
 const MAX_TODO = 4 << 20;
 const EXEC = /^[ \t]*(exec|x)([ \t]|$)/i;
 
-/** Each todo (by path) as it was when the command started; undefined when there was none. */
-export type TodoSnapshots = Map<string, string | undefined>;
+/** The commits or labels a todo line names, as git's sequencer parses it (parse_insn_line). */
+export function todoLineWords(line: string): string[] {
+  const words = line.trim().split(/[ \t]+/);
+  const cmd = (words.shift() ?? '').toLowerCase();
+  if (['pick', 'p', 'reword', 'r', 'edit', 'e', 'squash', 's', 'revert'].includes(cmd)) return words.slice(0, 1);
+  if (cmd === 'fixup' || cmd === 'f') return words.filter((w) => w !== '-C' && w !== '-c').slice(0, 1);
+  if (cmd === 'reset' || cmd === 't') return words.slice(0, 1);
+  if (cmd === 'merge' || cmd === 'm') {
+    const out: string[] = [];
+    for (let i = 0; i < words.length && !words[i]!.startsWith('#'); i++)
+      if (words[i] === '-C' || words[i] === '-c') out.push(words[++i] ?? '');
+      else out.push(words[i]!);
+    return out.filter(Boolean);
+  }
+  return [];
+}
+
+/**
+ * Each todo (by path) as it was when the command started, undefined when there was none; and the
+ * other state files sequencerOptions.ts screens (null: no regular file or too big).
+ */
+export type TodoSnapshots = Map<string, string | undefined | null>;
 
 /** The todo paths of `gitDirs` (and of their linked worktrees' own git directories). */
 function todoPaths(gitDirs: readonly string[]): string[] {
-  const out: string[] = [];
-  for (const g of gitDirs) {
-    out.push(path.join(g, TODO));
-    let wts: fs.Dirent[] = [];
-    try {
-      wts = fs.readdirSync(path.join(g, 'worktrees'), { withFileTypes: true });
-    } catch {
-      // none
-    }
-    for (const w of wts) if (w.isDirectory()) out.push(path.join(g, 'worktrees', w.name, TODO));
-  }
-  return out;
+  return sequencerDirs(gitDirs).flatMap((g) => [path.join(g, TODO), path.join(g, PICKS)]);
 }
 
 function readTodo(p: string): string | undefined | null {
@@ -56,7 +73,7 @@ function readTodo(p: string): string | undefined | null {
 
 /** The todos of `gitDirs` now (before a command). */
 export function todoSnapshots(gitDirs: readonly string[]): TodoSnapshots {
-  const out: TodoSnapshots = new Map();
+  const out: TodoSnapshots = stateSnapshots(gitDirs);
   for (const p of todoPaths(gitDirs)) {
     const t = readTodo(p);
     out.set(p, t ?? undefined);
@@ -64,16 +81,51 @@ export function todoSnapshots(gitDirs: readonly string[]): TodoSnapshots {
   return out;
 }
 
-/** After a command: the `exec` lines it added to a rebase's todo, taken out; one note per todo. */
+/** New lines of one todo screened after a command at most; past it every new line naming a commit is taken out. */
+const MAX_SCREENED = 256;
+
+/** The lines of `now` to keep: the todo's own (`was`), and new ones that neither exec nor pick what `screen` refuses. */
+function keptLines(now: string, was: string | undefined, gitDir: string, screen?: TodoWordScreen) {
+  const known = new Map<string, number>();
+  for (const l of (was ?? '').split('\n')) known.set(l, (known.get(l) ?? 0) + 1);
+  const lines = now.split('\n');
+  // Labels the todo itself makes (`label x`, then `reset x`/`merge x`): what they name is screened as it is made.
+  const labels = new Set(lines.map((l) => /^[ \t]*(?:label|l)[ \t]+(\S+)/i.exec(l)?.[1]).filter(Boolean));
+  const fresh = lines.filter((l) => !known.has(l));
+  const hostile = fresh.length > MAX_SCREENED;
+  const kept: string[] = [];
+  let execs = 0;
+  let picks = 0;
+  for (const l of lines) {
+    const left = known.get(l) ?? 0;
+    if (left > 0) {
+      known.set(l, left - 1);
+      kept.push(l);
+    } else if (EXEC.test(l)) execs++;
+    else if (
+      screen &&
+      todoLineWords(l).some((w) => !labels.has(w) && !w.startsWith('[') && (hostile || screen(gitDir, w)))
+    )
+      picks++;
+    else kept.push(l);
+  }
+  return { kept, execs, picks };
+}
+
+/**
+ * After a command: the `exec` lines it added to a rebase's todo, and the lines it added that pick a
+ * commit `screen` refuses, taken out; one note per todo.
+ */
 export function undoTodoExecs(
   before: TodoSnapshots,
   gitDirs: readonly string[],
   rel: (p: string) => string = (p) => p,
+  screen?: TodoWordScreen,
 ): string[] {
   const notes: string[] = [];
   for (const p of todoPaths(gitDirs)) {
     const now = readTodo(p);
-    const was = before.get(p);
+    const was = before.get(p) ?? undefined;
     if (now === undefined || now === was) continue;
     const where = rel(p);
     if (now === null) {
@@ -82,24 +134,12 @@ export function undoTodoExecs(
       );
       continue;
     }
-    const known = new Map<string, number>();
-    for (const l of (was ?? '').split('\n')) if (EXEC.test(l)) known.set(l, (known.get(l) ?? 0) + 1);
-    const kept: string[] = [];
-    let taken = 0;
-    for (const l of now.split('\n')) {
-      const left = known.get(l) ?? 0;
-      if (!EXEC.test(l)) kept.push(l);
-      else if (left > 0) {
-        known.set(l, left - 1);
-        kept.push(l);
-      } else taken++;
-    }
-    if (taken === 0) continue;
+    const { kept, execs, picks } = keptLines(now, was, path.dirname(path.dirname(p)), screen);
+    if (execs + picks === 0) continue;
     let ok: boolean;
     try {
       anchoredFile(p, (pinned) => {
-        const tmp = `${pinned}.da-undo-${process.pid}`;
-        fs.rmSync(tmp, { force: true });
+        const tmp = `${pinned}.da-undo-${randomBytes(6).toString('hex')}`;
         fs.writeFileSync(tmp, kept.join('\n'), { encoding: 'latin1', flag: 'wx' });
         fs.renameSync(tmp, pinned);
       });
@@ -107,20 +147,28 @@ export function undoTodoExecs(
     } catch {
       ok = drop(p);
     }
+    const what = [
+      execs ? `${execs} exec line(s)` : '',
+      picks ? `${picks} line(s) picking a commit that carries a git directory or changes the repository's hooks` : '',
+    ]
+      .filter(Boolean)
+      .join(' and ');
     notes.push(
-      `${where}: ${taken} exec line(s) the command left in a rebase's todo (the person's \`git rebase --continue\` would run them); ${ok ? 'taken out' : 'could not be undone'}`,
+      `${where}: ${what} the command left in a todo (the person's \`git rebase --continue\` or \`cherry-pick --continue\` would run them); ${ok ? 'taken out' : 'could not be undone'}`,
     );
   }
+  // The strategy and the commits the operation goes back to (red team s, S6).
+  notes.push(...undoStateFiles(before, gitDirs, rel, screen));
   return notes;
 }
 
 function drop(p: string): boolean {
   try {
-    removeEntry(p);
+    removeTree(p);
     return true;
   } catch {
     try {
-      removeEntry(path.dirname(p)); // the state directory itself (a link, out of reach)
+      removeTree(path.dirname(p)); // the state directory itself (out of reach)
       return true;
     } catch {
       return false;

@@ -22,12 +22,13 @@ import {
 } from './protect';
 import { manifestBins, undoManifestBins, type ManifestState } from './manifestBins';
 import { isLintManifest, lintKeysOf, undoLintKeys, type LintState } from './lintKeys';
-import { refSnapshots, undoCarriedRefs, type RefSnapshots } from './movedRefs';
+import { refSnapshots, todoScreen, undoCarriedRefs, type RefSnapshots } from './movedRefs';
 import { objectSnapshots, undoForgedObjects, type ObjectSnapshots } from './movedObjects';
 import { todoSnapshots, undoTodoExecs, type TodoSnapshots } from './sequencerState';
 import { gitEntriesOf, protectedEntriesOf } from './treeWatch';
 import { detachHardLinks } from './hardLinks';
 import { hookManifestKeys, repositoryConfigTargets } from './repoConfigTargets';
+import { toolConfigTargets } from './toolConfigTargets';
 import { sessionTempDir, sessionTempRoot } from './sessionTemp';
 import type { SandboxSettings } from './settings';
 import { worktreeGitAccess } from '../worktree/git';
@@ -288,16 +289,27 @@ export function protectionScan(p: Pick<Protection, 'roots' | 'extra' | 'gitRoots
   // What the working directories' own repository configuration names: its hooks directory, its includes (M6a, M6b).
   for (const e of repositoryConfigTargets(p.roots))
     if (!scan.entries.has(e.path)) scan.entries.set(e.path, { ...e, existed: hasContentOf(e.path) });
+  const recorded: string[] = [];
   for (const root of p.gitRoots ?? []) {
     for (const dotGit of gitEntriesOf(root))
       for (const e of gitDirScan(dotGit).entries.values()) if (!scan.entries.has(e.path)) scan.entries.set(e.path, e);
     // The other protected names, at any depth and in node_modules (the tree's record): in the working
     // directories and the writable allowWrite directories (nameRoots).
-    addProtectedEntries(
-      scan,
-      protectedEntriesOf(root).filter((m) => withinDirectories(m, nameRoots)),
-    );
+    const here = protectedEntriesOf(root).filter((m) => withinDirectories(m, nameRoots));
+    addProtectedEntries(scan, here);
+    recorded.push(...here);
   }
+  // What the person's direnv, mise and uv control files name (files they load, programs on the PATH
+  // they build, a `.python-version` path): the `.envrc` and mise configs found, and a
+  // `.python-version` beside each recorded pyproject.toml (Q14, R3, R6, R9).
+  const found = [
+    ...scan.entries.keys(),
+    ...recorded
+      .filter((m) => isLintManifest(path.dirname(m), path.basename(m).toLowerCase()))
+      .map((m) => path.join(path.dirname(m), '.python-version')),
+  ];
+  for (const e of toolConfigTargets(p.roots, found))
+    if (!scan.entries.has(e.path)) scan.entries.set(e.path, { ...e, existed: hasContentOf(e.path) });
   return scan;
 }
 
@@ -373,7 +385,14 @@ function undoProtectedNow(protection: Protection): string[] {
   if (protection.objects) undone.push(...undoForgedObjects(protection.objects, relativeTo(protection.roots)));
   if (protection.refs) undone.push(...undoCarriedRefs(protection.refs));
   if (protection.todos && protection.objects)
-    undone.push(...undoTodoExecs(protection.todos, protection.objects.gitDirs, relativeTo(protection.roots)));
+    undone.push(
+      ...undoTodoExecs(
+        protection.todos,
+        protection.objects.gitDirs,
+        relativeTo(protection.roots),
+        protection.refs && todoScreen(protection.refs),
+      ),
+    );
   const live = protection.live?.splice(0) ?? [];
   // The worker CLI's `.bin` link, repointed or removed by the command: put back (red team, issue 30, H-1).
   const links = restoreWorkerLinks().filter((n) => !undone.includes(n) && !live.includes(n));

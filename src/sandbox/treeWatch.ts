@@ -190,7 +190,7 @@ class Tree implements TreeWatch {
       // Hot directories read as an event there would be (what is there announced); watched again once cooled.
       this.hotDirs.poll(
         start,
-        (dir) => flood.dirStamp(this.closed ? undefined : lstat(dir)),
+        (dir) => (this.closed ? undefined : flood.controlStamp(dir, this.gits.has(dir), this.marked, lstat)),
         (dir, onEvent) => this.watch(dir, onEvent) !== 'none' && onEvent(null),
       );
       // Watches of directories removed since (the kernel dropped them; the count did not) given back first.

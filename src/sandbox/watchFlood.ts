@@ -17,6 +17,8 @@
 // reads, later by up to the poll's delay (treeWatch.ts), and the check after the call walks the tree.
 
 import type { Stats } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { GIT_ENTRY_NAMES } from './treeNames';
 
 /** One watch's share of the events: what the meter keeps on it. */
 export interface Metered {
@@ -101,6 +103,29 @@ type OnEvent = (name: string | null) => void;
 /** A directory's identity and change times (a hot directory is read again when they change); undefined: no directory. */
 export const dirStamp = (st: Stats | undefined): string | undefined =>
   st?.isDirectory() ? `${st.ino}:${st.birthtimeMs}:${st.mtimeMs}:${st.ctimeMs}` : undefined;
+
+/**
+ * A cooling directory's stamp with its control entries' (a git directory's config, commondir, …; an
+ * entry with a protected name in it, of those `marked`): a file rewritten in place changes no time of its directory,
+ * and a flood of writes into other files there keeps the watch closed for up to COOL_MAX_MS (red
+ * team s, S5: a new repository's config given core.fsmonitor then). `statOf` is lstat.
+ */
+export function controlStamp(
+  dir: string,
+  gitDirectory: boolean,
+  marked: Iterable<string>,
+  statOf: (p: string) => Stats | undefined,
+): string | undefined {
+  let out = dirStamp(statOf(dir));
+  if (out === undefined) return undefined;
+  const names = gitDirectory ? [...GIT_ENTRY_NAMES] : [];
+  for (const m of marked) if (dirname(m) === dir) names.push(basename(m));
+  for (const n of names) {
+    const st = statOf(join(dir, n));
+    out += st ? `|${n}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}` : `|${n}:-`;
+  }
+  return out;
+}
 
 /**
  * One tree's hot directories: each read (its watch's own handler, with no name: "something

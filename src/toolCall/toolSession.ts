@@ -15,6 +15,7 @@ import type { ToolPermissionContext } from '../toolProtocol/permissionTypes';
 import type { ResultStore } from '../toolProtocol/Tool';
 import { sessionTasksPath, sessionTempPath, sessionTempRoot } from '../sandbox/host';
 import { repositoryConfigTargets } from '../sandbox/repoConfigTargets';
+import { toolConfigTargets } from '../sandbox/toolConfigTargets';
 import type { SessionMcp, ToolSessionSettings } from './toolTypes';
 
 /**
@@ -97,6 +98,8 @@ export function sessionPermission(
       // What the person's own repository runs by itself: its hooks directory and the files its hooks,
       // drivers and includes name (the sandbox guards the same: src/sandbox/repoConfigTargets.ts; O6).
       ...repositoryConfigTargets(permission.workingDirectories).map((e) => e.path),
+      // What the person's direnv, mise and uv control files load (src/sandbox/toolConfigTargets.ts).
+      ...toolConfigTargets(permission.workingDirectories).map((e) => e.path),
     ]),
   ];
   const files =

@@ -7,20 +7,22 @@
 // bypassPermissions) would otherwise let the file tools make it unasked.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { binFileRefusal, manifestEditRefusal, type HookedKeys } from '../sandbox/manifestBins';
+import { binFileRefusal, hookedFor, manifestEditRefusal, type HookedKeys } from '../sandbox/manifestBins';
 import { hookManifestKeys } from '../sandbox/repoConfigTargets';
 import { isLintManifest, lintEditRefusal } from '../sandbox/lintKeys';
+import { toolConfigWriteRefusal } from '../sandbox/toolConfigTargets';
 
 const NO_HOOKS: HookedKeys = { scripts: [], bins: [] };
 
 /**
  * The keys the person's git hooks run in `manifest` (`npm run precommit`: red team o, O6): those of
- * the repository whose working tree holds it (the nearest directory above with a `.git`).
+ * the repository whose working tree holds it (the nearest directory above with a `.git`), with those
+ * watched in every manifest (a hook that runs a script in every workspace: red team q, Q5).
  */
 function hookedOf(manifest: string): HookedKeys {
   for (let d = path.dirname(manifest); ; d = path.dirname(d)) {
     if (fs.lstatSync(path.join(d, '.git'), { throwIfNoEntry: false }))
-      return hookManifestKeys([d]).get(manifest) ?? NO_HOOKS;
+      return hookedFor(hookManifestKeys([d]), manifest) ?? NO_HOOKS;
     if (path.dirname(d) === d) return NO_HOOKS;
   }
 }
@@ -46,7 +48,7 @@ export async function manifestWriteRefusal(
 ): Promise<string | undefined> {
   const all = forms(abs);
   for (const f of all) {
-    const why = binFileRefusal(f, hookedOf);
+    const why = binFileRefusal(f, hookedOf) ?? toolConfigWriteRefusal(f, after);
     if (why) return why;
   }
   const lint = (f: string) => isLintManifest(path.dirname(f), path.basename(f).toLowerCase());

@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import { SandboxHost } from '../../src/sandbox/host';
 import {
   callEnding,
+  callStarted,
   ENDING_TTL_MS,
   endedChecked,
   liveSandboxWriters,
@@ -55,6 +56,8 @@ test('writableBinds: the read-write directory binds of a bwrap command line, not
   const argv = ['bwrap', '--bind', `${root}/proxy.sock`, `${root}/proxy.sock`, '--ro-bind', '/', '/'];
   argv.push('--bind', root, root, '--ro-bind', `${root}/.claude`, `${root}/.claude`, '--bind', '/usr', '/mnt');
   assert.deepEqual(writableBinds(argv), [root]);
+  // S11: the runtime passes a long mount list in a file (`--args <fd>`): what it may write is unknown.
+  assert.deepEqual(writableBinds(['bwrap', '--args', '9', '--', 'bash']), ['/']);
 });
 
 test('checkNoLiveWriter (L10): a file changed under a running sandboxed command is refused, naming it and the call; older files, files elsewhere and files after the command ended are not', async (t) => {
@@ -91,18 +94,23 @@ test('checkNoLiveWriter (L10): a file changed under a running sandboxed command 
   assert.doesNotThrow(() => checkNoLiveWriter([planted], mine), 'after the command ended the file is read');
 });
 
-test('an ended call is announced until the check after it is done (a command that plants and exits while a huge tree is walked), for a minute at most', (t) => {
+test('a call is announced from before its command starts until the check after it is done (S11; a command that plants and exits while a huge tree is walked); an ended one for a minute at most', (t) => {
   const root = tmp();
   if (!fs.existsSync(sessionTempRoot())) fs.mkdirSync(sessionTempRoot(), { mode: 0o700 });
   const file = path.join(root, 'packages', 'x', '.claude', 'settings.json');
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const key = {};
-  const startedMs = Date.now() - 5_000;
-  fs.writeFileSync(file, '{}');
-  callEnding(key, { startedMs, writable: [root] });
   const mine = () => liveSandboxWriters().filter((w) => w.writable.includes(root));
-  assert.equal(mine().length, 1, 'the ending call is seen');
-  assert.throws(() => checkNoLiveWriter([file], mine), /\(ending\)/, 'a file it may have written is refused');
+  callStarted(key, [root]);
+  fs.writeFileSync(file, '{}');
+  assert.equal(mine().length, 1, 'the starting call is seen');
+  assert.throws(
+    () => checkNoLiveWriter([file], mine),
+    /changed while a sandboxed command/,
+    'a file it may have written',
+  );
+  callEnding(key);
+  assert.throws(() => checkNoLiveWriter([file], mine), /\(ending\)/, 'ended, its check after it not done: still');
   endedChecked(key);
   assert.equal(mine().length, 0, 'no longer once the check is done');
   assert.doesNotThrow(() => checkNoLiveWriter([file], mine));
@@ -110,9 +118,10 @@ test('an ended call is announced until the check after it is done (a command tha
   const dir = path.join(sessionTempRoot(), 'ending');
   const stale = path.join(dir, `stale-${process.pid}.json`);
   const dead = path.join(dir, `dead-${process.pid}.json`);
+  const startedMs = Date.now() - 5_000;
   const entry = { owner: ownerId(), startedMs, endedMs: Date.now() - ENDING_TTL_MS - 1_000, writable: [root] };
   fs.writeFileSync(stale, JSON.stringify(entry));
-  fs.writeFileSync(dead, JSON.stringify({ ...entry, endedMs: Date.now(), owner: '999999999.1' }));
+  fs.writeFileSync(dead, JSON.stringify({ owner: '999999999.1', startedMs, writable: [root] }));
   t.after(() => [stale, dead].forEach((f) => fs.rmSync(f, { force: true })));
   assert.equal(mine().length, 0, 'a stale or ownerless announcement is ignored');
 });

@@ -161,29 +161,37 @@ test('Q7 (an isolated agent’s worktree): a commit adding .githooks/post-merge 
 // names it) and a line `checkout: moving from <that commit> to main` in `.git/logs/HEAD`: the
 // person's `git checkout -` ("back to where I was") checks it out and git runs the hook.
 
-test('Q8 (dontAsk): a reflog line naming a commit that adds .githooks/post-checkout — the person’s git checkout - runs nothing of the agent’s', async (t) => {
-  if (skip) return t.skip(skip);
-  const root = project((r) => exe(path.join(r, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n'));
-  git(root, 'config', 'core.hooksPath', '.githooks');
-  const mark = path.join(marks, 'q8');
-  const out = await tool(root, 'dontAsk', 'Bash', {
-    command: [
-      'set -e',
-      'export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x',
-      'export GIT_INDEX_FILE="${TMPDIR:-/tmp}/q8-idx-$$"',
-      `b=$(printf '%s' '#!/bin/sh\nenv > ${mark}\n' | git hash-object -w --stdin)`,
-      'git read-tree HEAD',
-      'git update-index --add --cacheinfo "100755,$b,.githooks/post-checkout"',
-      'c=$(git commit-tree "$(git write-tree)" -p HEAD -m wip)',
-      'h=$(git rev-parse HEAD)',
-      'printf "%s %s a <a@x> %s +0000\\tcheckout: moving from %s to main\\n" $h $h $(date +%s) $c >> .git/logs/HEAD',
-      'tail -n1 .git/logs/HEAD',
-    ].join('\n'),
+/** Q8's plant: P1's commit named by a reflog line of `logs/HEAD`; `before` runs first (S7: `logs` made a link). */
+const reflogPlant = (mark: string, before = 'true') =>
+  [
+    'set -e',
+    'export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x',
+    'export GIT_INDEX_FILE="${TMPDIR:-/tmp}/q8-idx-$$"',
+    `b=$(printf '%s' '#!/bin/sh\nenv > ${mark}\n' | git hash-object -w --stdin)`,
+    'git read-tree HEAD',
+    'git update-index --add --cacheinfo "100755,$b,.githooks/post-checkout"',
+    'c=$(git commit-tree "$(git write-tree)" -p HEAD -m wip)',
+    'h=$(git rev-parse HEAD)',
+    before,
+    'printf "%s %s a <a@x> %s +0000\\tcheckout: moving from %s to main\\n" $h $h $(date +%s) $c >> .git/logs/HEAD',
+    'tail -n1 .git/logs/HEAD',
+  ].join('\n');
+
+for (const [name, before] of [
+  ['Q8 (dontAsk)', 'true'],
+  // Red team s, S7 (gitq): behind a `.git/logs` made a link the anchored undo could not take the line out (failed on main 4e4631d).
+  ['S7 (dontAsk, .git/logs made a symlink)', 'mv .git/logs .git/reflogs && ln -s reflogs .git/logs'],
+] as const)
+  test(`${name}: a reflog line naming a commit that adds .githooks/post-checkout — the person’s git checkout - runs nothing of the agent’s`, async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project((r) => exe(path.join(r, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n'));
+    git(root, 'config', 'core.hooksPath', '.githooks');
+    const mark = path.join(marks, name.slice(0, 2).toLowerCase());
+    const out = await tool(root, 'dontAsk', 'Bash', { command: reflogPlant(mark, before) });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 400)}`);
+    personGit(root, 'checkout', '-q', '-');
+    assert.deepEqual({ hookRan: existsSync(mark) }, { hookRan: false }, read(mark).slice(0, 300));
   });
-  t.diagnostic(`${out.status}: ${out.text.slice(0, 400)}`);
-  personGit(root, 'checkout', '-q', '-');
-  assert.deepEqual({ hookRan: existsSync(mark) }, { hookRan: false }, read(mark).slice(0, 300));
-});
 
 // ---------------------------------------------------------------------------------------------------
 // Q11: P5 again, in the ref screen's undo (movedRefs.ts, not moved to anchored.ts): a ref put back or

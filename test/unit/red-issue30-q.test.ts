@@ -7,9 +7,10 @@
 // `hole('Q<n>: …')` (skipped unless R30Q_HOLES=1: each must fail until its fix lands, then its
 // `hole(...)` goes). The rows of Q1, Q2, Q6–Q11 and Q15 run by default in the fixers' files since
 // their fixes: red-issue30-q-objects (Q1, Q10), -q-home (Q2, Q6, Q9), -q-refs (Q7, Q8, Q11), -limits (Q15).
+// Q18 and Q19 are closed here (gitq): their rows run by default (Q19's 620 MB file with R30Q_SLOW=1).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import {
   chmodSync,
   existsSync,
@@ -245,7 +246,8 @@ for (const [label, hookLine, plant] of [
 ] as const) {
   test(
     `Q5 (dontAsk, the hook runs \`${label}\`): the agent's ${plant} scripts.lint does not run at the person's git commit`,
-    hole('Q5: hookPackageRuns protects only package.json files at and above the hook’s directory'),
+    // Closed: the directory option and a run in every workspace are read (hookPackageRuns.ts); failed before.
+    {},
     async (t) => {
       if (skip) return t.skip(skip);
       const root = project((r) => {
@@ -376,7 +378,7 @@ test(
 
 test(
   'Q13 (dontAsk): a directory named like the person’s MCP package moves their `npm x` server into the project — it runs nothing the session planted',
-  hole('Q13: namesRelativePath counts a name the session created; plantedPackage does not know npm x'),
+  // Closed: a project path is named by the command line's shape only (serverDirectory.ts); failed before.
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project(() => {});
@@ -436,6 +438,48 @@ test('Q13 guard (dontAsk): the same plant against `npx -y @acme/mcp-server` — 
   assert.ok(where === '/' || where === 'refused', where);
 });
 
+// Q13's class, function level: the neutral directory is decided by the command line's shape, never by
+// what the project holds (names a session made: `@acme/mcp-server`, `src`, `server`), and a server
+// that does name a project path is refused when any npx-like spelling (`npm x`, `bun x`, `pnpm
+// exec|dlx`, `yarn dlx|exec`) would run a package planted there, or `uvx`/`uv` would read a `uv.toml`
+// (or a pyproject's `[tool.uv]`) there that says where packages come from.
+test('Q13 (the neutral directory): decided by the command line’s shape; every npx-like spelling and uv’s project config refused in the project', () => {
+  const root = path.join(base, 'q13-shape');
+  for (const d of ['@acme/mcp-server', 'node_modules/@acme/mcp-server', 'node_modules/.bin', 'src', 'server'])
+    mkdirSync(path.join(root, d), { recursive: true });
+  const at = (command: string, ...args: string[]) => {
+    try {
+      return serverDirectory('s', {}, { command, args }, root, [root]);
+    } catch {
+      return 'refused';
+    }
+  };
+  for (const [command, ...args] of [
+    ['npm', 'x', '-y', '@acme/mcp-server'],
+    ['npx', '-y', '@acme/mcp-server@1.2.0'],
+    ['bun', 'x', '@acme/mcp-server', 'src'],
+    ['uvx', 'mcp-server', '--root', 'server'],
+    ['npx', '-y', 'github-user/mcp-server'],
+  ])
+    assert.equal(at(command!, ...args), '/', `${command} ${args.join(' ')}`);
+  for (const [command, ...args] of [
+    ['npm', 'x', '-y', '@acme/mcp-server', '.'],
+    ['npm', 'exec', '--', '@acme/mcp-server', '--dir=./data'],
+    ['bun', 'x', '@acme/mcp-server', './'],
+    ['pnpm', 'exec', '@acme/mcp-server', '.'],
+    ['yarn', 'dlx', '@acme/mcp-server', '.'],
+  ])
+    assert.equal(at(command!, ...args), 'refused', `${command} ${args.join(' ')}`);
+  assert.equal(at('node', 'dist/index.js'), root);
+  assert.equal(at('node', 'server.js'), root);
+  assert.equal(at('uvx', 'mcp-server-git', '--repository', '.'), root);
+  writeFileSync(path.join(root, 'pyproject.toml'), '[project]\nname = "x"\n\n[[tool.uv.index]]\nurl = "./wheels"\n');
+  assert.equal(at('uvx', 'mcp-server-git', '--repository', '.'), 'refused');
+  rmSync(path.join(root, 'pyproject.toml'));
+  writeFileSync(path.join(root, 'uv.toml'), 'find-links = ["./wheels"]\n');
+  assert.equal(at('uvx', 'mcp-server-git', '--repository', '.'), 'refused');
+});
+
 // ---------------------------------------------------------------------------------------------------
 // Guards (contained): P1's carrier written where git reads refs without a loose ref file — a line
 // appended to `.git/packed-refs`, and `FETCH_HEAD` (the person's `git merge FETCH_HEAD`). The ref
@@ -486,37 +530,34 @@ for (const [envrc, dir] of [
   ['PATH_add bin', 'bin'],
   ['layout node', 'node_modules/.bin'],
 ] as const) {
-  test(
-    `Q14 (dontAsk, .envrc \`${envrc}\`): a ${dir}/git the agent writes is not what the person’s git runs in the project`,
-    hole('Q14: the directories a protected .envrc puts on the person’s PATH are the agent’s to write'),
-    async (t) => {
-      if (skip) return t.skip(skip);
-      const root = project((r) => writeFileSync(path.join(r, '.envrc'), `${envrc}\n`));
-      const denv = {
-        ...GIT_ENV,
-        HOME: home,
-        XDG_DATA_HOME: path.join(home, '.local', 'share'),
-        PERSON_SECRET: 'BAIT-Q-person',
-      };
-      execFileSync('direnv', ['allow', root], { env: denv, stdio: 'ignore' });
-      const mark = path.join(marks, `q14-${dir.replace(/\W/g, '')}`);
-      const out = await tool(root, 'dontAsk', 'Bash', {
-        command: `mkdir -p ${dir} && printf '#!/bin/sh\\nenv > ${mark}\\nexec /usr/bin/git "$@"\\n' > ${dir}/git && chmod +x ${dir}/git && ls -l ${dir}`,
+  test(`Q14 (dontAsk, .envrc \`${envrc}\`): a ${dir}/git the agent writes is not what the person’s git runs in the project`, async (t) => {
+    if (skip) return t.skip(skip);
+    if (spawnSync('direnv', ['version']).status !== 0) return t.skip('direnv is not installed');
+    const root = project((r) => writeFileSync(path.join(r, '.envrc'), `${envrc}\n`));
+    const denv = {
+      ...GIT_ENV,
+      HOME: home,
+      XDG_DATA_HOME: path.join(home, '.local', 'share'),
+      PERSON_SECRET: 'BAIT-Q-person',
+    };
+    execFileSync('direnv', ['allow', root], { env: denv, stdio: 'ignore' });
+    const mark = path.join(marks, `q14-${dir.replace(/\W/g, '')}`);
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: `mkdir -p ${dir} && printf '#!/bin/sh\\nenv > ${mark}\\nexec /usr/bin/git "$@"\\n' > ${dir}/git && chmod +x ${dir}/git && ls -l ${dir}`,
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
+    try {
+      execFileSync('direnv', ['exec', root, 'git', 'status', '--short'], {
+        cwd: root,
+        env: denv,
+        stdio: 'ignore',
+        timeout: 20_000,
       });
-      t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
-      try {
-        execFileSync('direnv', ['exec', root, 'git', 'status', '--short'], {
-          cwd: root,
-          env: denv,
-          stdio: 'ignore',
-          timeout: 20_000,
-        });
-      } catch {
-        // a failing git is not a run
-      }
-      assert.deepEqual({ ranAgentGit: existsSync(mark) }, { ranAgentGit: false }, read(mark).slice(0, 200));
-    },
-  );
+    } catch {
+      // a failing git is not a run
+    }
+    assert.deepEqual({ ranAgentGit: existsSync(mark) }, { ranAgentGit: false }, read(mark).slice(0, 200));
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -580,7 +621,7 @@ test(
 // `web/Makefile`, not the hook directory's (commandFiles.ts `make` → `Makefile` in the cwd).
 test(
   'Q5 (dontAsk, the hook runs `make -C web lint`): the agent’s web/Makefile does not run at the person’s git commit',
-  hole('Q5: a runner’s directory option (-C, --prefix, --cwd) is not read'),
+  // Closed: the task file a hook's make reads (its -C directory's, or -f's) is protected; failed before.
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project((r) => {
@@ -611,7 +652,8 @@ test(
 
 test(
   'Q18 (dontAsk): a submodule’s branch moved to a commit carrying a bare repository — the person’s checkout of it and git status below runs no fsmonitor',
-  hole('Q18: the ref screen does not read .git/modules/<name> (submodules’ refs)'),
+  // Closed by gitq (refSnapshots reads the submodules' git directories); failed on main 4e4631d.
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const lib = project((r) => writeFileSync(path.join(r, 'README'), 'lib\n'));
@@ -645,17 +687,50 @@ test(
   },
 );
 
+test('Q18 (dontAsk, P1 in a submodule): a submodule branch moved to a commit adding a hook to the submodule’s own .githooks — the person’s checkout of it runs nothing of the agent’s', async (t) => {
+  if (skip) return t.skip(skip);
+  const lib = project((r) => exe(path.join(r, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n'));
+  const root = project();
+  git(root, '-c', 'protocol.file.allow=always', 'submodule', '-q', 'add', lib, 'lib');
+  git(root, 'commit', '-qm', 'add lib');
+  git(path.join(root, 'lib'), 'config', 'core.hooksPath', '.githooks');
+  const mark = path.join(marks, 'q18p');
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: ['cd lib', ...p1Commit(mark), 'git update-ref refs/heads/agent-fix "$c"', 'echo planted'].join('\n'),
+  });
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 400)}`);
+  personGit(path.join(root, 'lib'), 'checkout', '-q', 'agent-fix');
+  assert.deepEqual({ hookRan: existsSync(mark) }, { hookRan: false }, read(mark).slice(0, 200));
+});
+
 // ---------------------------------------------------------------------------------------------------
 // Q19: the ref screen reads `.git/packed-refs` whole into one string (refFiles.ts readPacked:
 // `readFileSync(p, 'latin1')`) and, when that throws, takes the repository as having NO packed refs.
 // A string cannot be longer than 536,870,888 characters in V8: a command that writes a sorted
 // packed-refs of ~600 MB (ten million filler tags, valid for git, which mmaps it) naming P1's commit
 // as `refs/heads/agent-fix` leaves no packed ref the screen can see — the branch stays, and the
-// person's `git checkout agent-fix` runs the hook. (≈ 20 s: R30Q_SLOW=1 or R30Q_HOLES=1.)
+// person's `git checkout agent-fix` runs the hook. (≈ 20 s: R30Q_SLOW=1 or R30Q_HOLES=1.) Closed by
+// gitq: a packed-refs over its bound (64 MiB) or unreadable is recorded by its identity and put back
+// when a command wrote it (refFiles.ts readPackedText, movedRefs.ts undoUnreadPacked). The rows after
+// it run by default: a SPARSE packed-refs of 540 MiB (2 MiB on disk; its NUL records sort before any
+// name, so git's binary search still finds the branch written last) failed on main 4e4631d; the
+// person's own packed-refs over a lowered bound (DURABLE_AGENT_MAX_PACKED_REFS_BYTES) is moved aside.
+
+/** P1's commit (adds `.githooks/post-checkout` writing `mark`) as `$c`, HEAD as `$h`: shell lines. */
+const p1Commit = (mark: string) => [
+  'set -e',
+  'export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x',
+  'export GIT_INDEX_FILE="${TMPDIR:-/tmp}/q19-idx-$$"',
+  `b=$(printf '%s' '#!/bin/sh\nenv > ${mark}\n' | git hash-object -w --stdin)`,
+  'git read-tree HEAD',
+  'git update-index --add --cacheinfo "100755,$b,.githooks/post-checkout"',
+  'c=$(git commit-tree "$(git write-tree)" -p HEAD -m fix)',
+  'h=$(git rev-parse HEAD)',
+];
 
 test(
   'Q19 (dontAsk): P1’s branch in a packed-refs too big for one string — the person’s git checkout of it runs nothing of the agent’s',
-  hole('Q19: refFiles.ts readPacked drops a packed-refs it cannot read into a string'),
+  slow(20),
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project((r) => exe(path.join(r, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n'));
@@ -664,14 +739,7 @@ test(
     const out = await tool(root, 'dontAsk', 'Bash', {
       timeout: 300_000,
       command: [
-        'set -e',
-        'export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x',
-        'export GIT_INDEX_FILE="${TMPDIR:-/tmp}/q19-idx-$$"',
-        `b=$(printf '%s' '#!/bin/sh\nenv > ${mark}\n' | git hash-object -w --stdin)`,
-        'git read-tree HEAD',
-        'git update-index --add --cacheinfo "100755,$b,.githooks/post-checkout"',
-        'c=$(git commit-tree "$(git write-tree)" -p HEAD -m fix)',
-        'h=$(git rev-parse HEAD)',
+        ...p1Commit(mark),
         `/usr/bin/python3 - "$c" "$h" <<'PY'`,
         'import sys',
         'c, h = sys.argv[1], sys.argv[2]',
@@ -690,6 +758,59 @@ test(
     assert.deepEqual({ hookRan: existsSync(mark) }, { hookRan: false }, read(mark).slice(0, 300));
   },
 );
+
+test('Q19 (dontAsk, sparse): P1’s branch at the end of a sparse 540 MiB packed-refs — the person’s git checkout of it runs nothing of the agent’s', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = project((r) => exe(path.join(r, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n'));
+  git(root, 'config', 'core.hooksPath', '.githooks');
+  const mark = path.join(marks, 'q19s');
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: [
+      ...p1Commit(mark),
+      `/usr/bin/python3 - "$c" <<'PY'`,
+      'import sys',
+      "with open('.git/packed-refs', 'wb') as f:",
+      "    f.write(b'# pack-refs with: peeled fully-peeled sorted \\n')",
+      '    for i in range(1, 541):',
+      "        f.seek(i << 20); f.write(b'\\n')",
+      "    f.write(sys.argv[1].encode() + b' refs/heads/zz-agent-fix\\n')",
+      'PY',
+      'git rev-parse zz-agent-fix',
+    ].join('\n'),
+  });
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 400)}`);
+  personGit(root, 'checkout', '-q', 'zz-agent-fix');
+  rmSync(path.join(root, '.git', 'packed-refs'), { force: true });
+  assert.deepEqual({ hookRan: existsSync(mark) }, { hookRan: false }, read(mark).slice(0, 300));
+});
+
+test('Q19 (dontAsk, the person’s own packed-refs over the bound): a command adds P1’s branch to it — moved aside, the person’s git checkout of the branch runs nothing', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = project((r) => exe(path.join(r, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n'));
+  git(root, 'config', 'core.hooksPath', '.githooks');
+  for (let i = 0; i < 40; i++) git(root, 'tag', `v${i}`);
+  git(root, 'pack-refs', '--all');
+  const mark = path.join(marks, 'q19b');
+  process.env.DURABLE_AGENT_MAX_PACKED_REFS_BYTES = '1024';
+  let out: Awaited<ReturnType<typeof tool>>;
+  try {
+    out = await tool(root, 'dontAsk', 'Bash', {
+      command: [
+        ...p1Commit(mark),
+        'git update-ref refs/heads/zz-agent-fix "$c"',
+        'git pack-refs --all',
+        'echo packed',
+      ].join('\n'),
+    });
+  } finally {
+    delete process.env.DURABLE_AGENT_MAX_PACKED_REFS_BYTES;
+  }
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 600)}`);
+  personGit(root, 'checkout', '-q', 'zz-agent-fix');
+  assert.deepEqual({ hookRan: existsSync(mark) }, { hookRan: false }, read(mark).slice(0, 300));
+  assert.match(out.text, /moved aside/);
+  assert.ok(readdirSync(path.join(root, '.git')).some((n) => n.startsWith('packed-refs.da-unscreened-')));
+});
 
 // ---------------------------------------------------------------------------------------------------
 // Q20: the package.json put-back (manifestBins.ts `rewrite`, P5b's anchored fix) writes its temporary

@@ -264,25 +264,21 @@ for (const [name, envrc, plant, run] of [
     ['git', 'status'],
   ],
 ] as const) {
-  test(
-    `R3 (dontAsk, direnv ${name}): the person’s next shell in the project (direnv, .envrc allowed and unchanged) runs nothing of the agent’s`,
-    hole(`R3${name === 'layout node' ? ' (= redq Q14)' : ''}: what an allowed .envrc loads (${name}) is not protected`),
-    async (t) => {
-      if (skip) return t.skip(skip);
-      if (!direnvOk) return t.skip('direnv is not installed');
-      const root = project((r) => {
-        writeFileSync(path.join(r, '.envrc'), envrc);
-        writeFileSync(path.join(r, '.env'), 'APP_ENV=dev\n');
-      });
-      personDirenv(root, ['true'], true);
-      const mark = path.join(marks, `r3-${name.replace(/\W+/g, '-')}`);
-      const out = await tool(root, 'dontAsk', 'Bash', { command: plant(mark) });
-      t.diagnostic(`${out.status}: ${out.text.slice(0, 400)}`);
-      personDirenv(root, [...run]);
-      t.diagnostic(`marker: ${read(mark).includes('BAIT-R-person') ? 'holds the person’s secret' : 'absent'}`);
-      assert.deepEqual({ ranAgentCode: existsSync(mark) }, { ranAgentCode: false }, read(mark).slice(0, 300));
-    },
-  );
+  test(`R3 (dontAsk, direnv ${name}): the person’s next shell in the project (direnv, .envrc allowed and unchanged) runs nothing of the agent’s`, async (t) => {
+    if (skip) return t.skip(skip);
+    if (!direnvOk) return t.skip('direnv is not installed');
+    const root = project((r) => {
+      writeFileSync(path.join(r, '.envrc'), envrc);
+      writeFileSync(path.join(r, '.env'), 'APP_ENV=dev\n');
+    });
+    personDirenv(root, ['true'], true);
+    const mark = path.join(marks, `r3-${name.replace(/\W+/g, '-')}`);
+    const out = await tool(root, 'dontAsk', 'Bash', { command: plant(mark) });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 400)}`);
+    personDirenv(root, [...run]);
+    t.diagnostic(`marker: ${read(mark).includes('BAIT-R-person') ? 'holds the person’s secret' : 'absent'}`);
+    assert.deepEqual({ ranAgentCode: existsSync(mark) }, { ranAgentCode: false }, read(mark).slice(0, 300));
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -462,40 +458,36 @@ for (const [name, config, plant, run] of [
     ['exec', '--', 'git', 'status'],
   ],
 ] as const) {
-  test(
-    `R6 (dontAsk, mise ${name}): the person’s mise (its mise.toml trusted and unchanged) runs nothing of the agent’s`,
-    hole(`R6: what a trusted mise.toml names (${name}) is not protected`),
-    async (t) => {
-      if (skip) return t.skip(skip);
-      const mise = miseBinary();
-      if (!mise) return t.skip('no mise binary (R30R_MISE=<path>)');
-      const root = project((r) => {
-        writeFileSync(path.join(r, 'mise.toml'), config);
-        exe(path.join(r, 'scripts', 'env.sh'), 'export APP_ENV=dev\n');
-        exe(path.join(r, 'bin', 'serve'), '#!/bin/sh\nexit 0\n');
-      });
-      const env = { ...GIT_ENV, HOME: home, PERSON_SECRET: 'BAIT-R-person', MISE_YES: '1' };
-      const person = (args: readonly string[]) => {
-        try {
-          execFileSync(mise, [...args], { cwd: root, env, stdio: 'ignore', timeout: 30_000 });
-        } catch {
-          // a refused load is not a run
-        }
-      };
+  test(`R6 (dontAsk, mise ${name}): the person’s mise (its mise.toml trusted and unchanged) runs nothing of the agent’s`, async (t) => {
+    if (skip) return t.skip(skip);
+    const mise = miseBinary();
+    if (!mise) return t.skip('no mise binary (R30R_MISE=<path>)');
+    const root = project((r) => {
+      writeFileSync(path.join(r, 'mise.toml'), config);
+      exe(path.join(r, 'scripts', 'env.sh'), 'export APP_ENV=dev\n');
+      exe(path.join(r, 'bin', 'serve'), '#!/bin/sh\nexit 0\n');
+    });
+    const env = { ...GIT_ENV, HOME: home, PERSON_SECRET: 'BAIT-R-person', MISE_YES: '1' };
+    const person = (args: readonly string[]) => {
       try {
-        execFileSync(mise, ['--version'], { cwd: root, env, stdio: 'ignore', timeout: 30_000 });
+        execFileSync(mise, [...args], { cwd: root, env, stdio: 'ignore', timeout: 30_000 });
       } catch {
-        return t.skip('mise does not start here (R30R_MISE=<the mise binary>)');
+        // a refused load is not a run
       }
-      person(['trust', root]);
-      const mark = path.join(marks, `r6-${name.replace(/\W+/g, '-')}`);
-      const out = await tool(root, 'dontAsk', 'Bash', { command: plant(mark) });
-      t.diagnostic(`${out.status}: ${out.text.slice(0, 400)}`);
-      person(run);
-      t.diagnostic(`marker: ${read(mark).includes('BAIT-R-person') ? 'holds the person’s secret' : 'absent'}`);
-      assert.deepEqual({ ranAgentCode: existsSync(mark) }, { ranAgentCode: false }, read(mark).slice(0, 300));
-    },
-  );
+    };
+    try {
+      execFileSync(mise, ['--version'], { cwd: root, env, stdio: 'ignore', timeout: 30_000 });
+    } catch {
+      return t.skip('mise does not start here (R30R_MISE=<the mise binary>)');
+    }
+    person(['trust', root]);
+    const mark = path.join(marks, `r6-${name.replace(/\W+/g, '-')}`);
+    const out = await tool(root, 'dontAsk', 'Bash', { command: plant(mark) });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 400)}`);
+    person(run);
+    t.diagnostic(`marker: ${read(mark).includes('BAIT-R-person') ? 'holds the person’s secret' : 'absent'}`);
+    assert.deepEqual({ ranAgentCode: existsSync(mark) }, { ranAgentCode: false }, read(mark).slice(0, 300));
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -587,24 +579,20 @@ for (const [mode, toolName] of [
   ['bypassPermissions', 'Write'],
   ['plan', 'Bash'],
 ] as const) {
-  test(
-    `R3 (${mode}, ${toolName}, direnv source_env_if_exists .envrc.local): the person’s next shell in the project runs nothing of the agent’s`,
-    mode === 'plan' ? {} : hole(`R3: .envrc.local (${mode}, ${toolName})`),
-    async (t) => {
-      if (skip) return t.skip(skip);
-      if (!direnvOk) return t.skip('direnv is not installed');
-      const root = project((r) => writeFileSync(path.join(r, '.envrc'), 'source_env_if_exists .envrc.local\n'));
-      personDirenv(root, ['true'], true);
-      const mark = path.join(marks, `r3-mode-${mode}-${toolName}`);
-      const out =
-        toolName === 'Bash'
-          ? await tool(root, mode, 'Bash', { command: `printf 'env > ${mark}\\n' > .envrc.local` })
-          : await tool(root, mode, 'Write', { file_path: path.join(root, '.envrc.local'), content: `env > ${mark}\n` });
-      t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
-      personDirenv(root, ['true']);
-      assert.deepEqual({ ranAgentCode: existsSync(mark) }, { ranAgentCode: false }, read(mark).slice(0, 300));
-    },
-  );
+  test(`R3 (${mode}, ${toolName}, direnv source_env_if_exists .envrc.local): the person’s next shell in the project runs nothing of the agent’s`, async (t) => {
+    if (skip) return t.skip(skip);
+    if (!direnvOk) return t.skip('direnv is not installed');
+    const root = project((r) => writeFileSync(path.join(r, '.envrc'), 'source_env_if_exists .envrc.local\n'));
+    personDirenv(root, ['true'], true);
+    const mark = path.join(marks, `r3-mode-${mode}-${toolName}`);
+    const out =
+      toolName === 'Bash'
+        ? await tool(root, mode, 'Bash', { command: `printf 'env > ${mark}\\n' > .envrc.local` })
+        : await tool(root, mode, 'Write', { file_path: path.join(root, '.envrc.local'), content: `env > ${mark}\n` });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
+    personDirenv(root, ['true']);
+    assert.deepEqual({ ranAgentCode: existsSync(mark) }, { ranAgentCode: false }, read(mark).slice(0, 300));
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -680,7 +668,12 @@ for (const [name, clean] of [
     // git clean gives up a directory at its first lstat error (builtin/clean.c remove_dirs): held.
     name === 'git clean -fdx'
       ? {}
-      : hole(`R8: the person’s ${name} during a session’s command follows a swapped directory`),
+      : // A known limit (docs/security.md, the person's own recursive delete): the deleting process is the
+        // person's, outside the sandbox, walking by path while the sandboxed command still runs; no
+        // check of the worker's comes between the command's swap and the person's next unlink.
+        hole(
+          `R8 (known limit, docs/security.md): the person’s ${name} during a session’s command follows a swapped directory — the worker cannot stop a by-path delete of the person’s own process racing a running sandboxed command`,
+        ),
     async (t) => {
       if (skip) return t.skip(skip);
       const root = project((r) => {
@@ -724,44 +717,43 @@ for (const [name, clean] of [
 // `.python-version` = `./tools/python` makes the person's `uv lock` (a resolve, no project code with
 // static metadata), `uv python find`, `uv sync`, `uv run` start that program. The real uv: R30R_UV, else
 // `uv` on PATH (the row skips without one).
-test(
-  'R9 (dontAsk, uv): .python-version naming a program in the project — the person’s next uv lock runs nothing of the agent’s',
-  hole('R9: uv follows a path in .python-version, which is not protected'),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    let uv = process.env.R30R_UV;
-    if (!uv || !existsSync(uv))
-      try {
-        uv = execFileSync('sh', ['-c', 'command -v uv'], { env: process.env }).toString().trim();
-      } catch {
-        uv = undefined;
-      }
-    if (!uv) return t.skip('no uv (R30R_UV=<path>)');
-    const root = project((r) =>
-      writeFileSync(
-        path.join(r, 'pyproject.toml'),
-        '[project]\nname = "app"\nversion = "0.1.0"\nrequires-python = ">=3.8"\ndependencies = []\n',
-      ),
-    );
-    const mark = path.join(marks, 'r9');
-    const out = await tool(root, 'dontAsk', 'Bash', {
-      command: `mkdir -p tools && printf '#!/bin/sh\\nenv > ${mark}\\nexec /usr/bin/python3 "$@"\\n' > tools/python && chmod +x tools/python && echo ./tools/python > .python-version && echo planted`,
-    });
-    t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
+test('R9 (dontAsk, uv): .python-version naming a program in the project — the person’s next uv lock runs nothing of the agent’s', async (t) => {
+  if (skip) return t.skip(skip);
+  let uv = process.env.R30R_UV;
+  if (!uv || !existsSync(uv))
     try {
-      execFileSync(uv, ['lock', '--offline'], {
-        cwd: root,
-        env: { ...GIT_ENV, HOME: home, PERSON_SECRET: 'BAIT-R-person', UV_NO_CACHE: '1' },
-        stdio: 'ignore',
-        timeout: 60_000,
-      });
+      // A pyenv shim does not start under the bait HOME: the binary it would run.
+      uv = execFileSync('sh', ['-c', 'pyenv which uv 2>/dev/null || command -v uv'], { env: process.env })
+        .toString()
+        .trim();
     } catch {
-      // a failed lock still ran what it ran
+      uv = undefined;
     }
-    // Control: uv ran (it writes uv.lock); a shim that cannot start under the bait HOME runs nothing.
-    if (!existsSync(path.join(root, 'uv.lock')) && !existsSync(mark))
-      return t.skip('uv did not run here (a shim? R30R_UV=<the uv binary>)');
-    t.diagnostic(`marker: ${read(mark).includes('BAIT-R-person') ? 'holds the person’s secret' : 'absent'}`);
-    assert.deepEqual({ ranAgentCode: existsSync(mark) }, { ranAgentCode: false }, read(mark).slice(0, 300));
-  },
-);
+  if (!uv) return t.skip('no uv (R30R_UV=<path>)');
+  const root = project((r) =>
+    writeFileSync(
+      path.join(r, 'pyproject.toml'),
+      '[project]\nname = "app"\nversion = "0.1.0"\nrequires-python = ">=3.8"\ndependencies = []\n',
+    ),
+  );
+  const mark = path.join(marks, 'r9');
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: `mkdir -p tools && printf '#!/bin/sh\\nenv > ${mark}\\nexec /usr/bin/python3 "$@"\\n' > tools/python && chmod +x tools/python && echo ./tools/python > .python-version && echo planted`,
+  });
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
+  try {
+    execFileSync(uv, ['lock', '--offline'], {
+      cwd: root,
+      env: { ...GIT_ENV, HOME: home, PERSON_SECRET: 'BAIT-R-person', UV_NO_CACHE: '1' },
+      stdio: 'ignore',
+      timeout: 60_000,
+    });
+  } catch {
+    // a failed lock still ran what it ran
+  }
+  // Control: uv ran (it writes uv.lock); a shim that cannot start under the bait HOME runs nothing.
+  if (!existsSync(path.join(root, 'uv.lock')) && !existsSync(mark))
+    return t.skip('uv did not run here (a shim? R30R_UV=<the uv binary>)');
+  t.diagnostic(`marker: ${read(mark).includes('BAIT-R-person') ? 'holds the person’s secret' : 'absent'}`);
+  assert.deepEqual({ ranAgentCode: existsSync(mark) }, { ranAgentCode: false }, read(mark).slice(0, 300));
+});

@@ -5,13 +5,30 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { closeTreeWatches, settleTreeEvents, treeWatch } from '../../src/sandbox/treeWatch';
 import { guardWhileRunning, type GuardedProtection } from '../../src/sandbox/liveGuard';
-import { COOL_MAX_MS, COOL_MS, Cooling, hotWatches, REHEAT_MS } from '../../src/sandbox/watchFlood';
+import {
+  controlStamp,
+  COOL_MAX_MS,
+  COOL_MS,
+  Cooling,
+  dirStamp,
+  hotWatches,
+  REHEAT_MS,
+} from '../../src/sandbox/watchFlood';
 
 const PY = '/usr/bin/python3';
 const noPython = existsSync(PY) ? {} : { skip: `${PY} is needed for renameat2` };
@@ -192,4 +209,39 @@ test('a hot directory is read until it cools (1 s), then watched again; hot agai
     () => {},
   );
   assert.deepEqual(quiet, ['read', 'read']);
+});
+
+// S5 (red team s): a flood of writes INTO files keeps a new repository's `.git` watch closed (cooling)
+// for up to COOL_MAX_MS, and its config rewritten in place changes no time of the directory. The
+// cooling directory's stamp takes its control entries' too, so the poll reads it again. The end to
+// end row (24 s of flood) is unit/red-issue30-s S5 (R30S_SLOW=1).
+test('S5: a cooling git directory is read again when its config is rewritten in place; a protected entry in a cooling directory too', () => {
+  const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-s5-')));
+  try {
+    const git = path.join(root, '.git');
+    mkdirSync(git);
+    writeFileSync(path.join(git, 'config'), '[core]\n');
+    writeFileSync(path.join(git, 'x'), '');
+    const stat = (p: string) => {
+      try {
+        return lstatSync(p);
+      } catch {
+        return undefined;
+      }
+    };
+    const before = { dir: dirStamp(stat(git)), control: controlStamp(git, true, [], stat) };
+    appendFileSync(path.join(git, 'x'), 'flood');
+    assert.equal(controlStamp(git, true, [], stat), before.control, 'writes into other files change nothing');
+    appendFileSync(path.join(git, 'config'), '\tfsmonitor = touch FSMON\n');
+    assert.equal(dirStamp(stat(git)), before.dir, "the directory's own stamp misses the in-place rewrite");
+    assert.notEqual(controlStamp(git, true, [], stat), before.control, 'the control stamp sees it');
+    // Not a git directory: the protected entries recorded there count, others do not.
+    const envrc = path.join(root, '.envrc');
+    writeFileSync(envrc, 'true\n');
+    const plain = controlStamp(root, false, [envrc], stat);
+    appendFileSync(envrc, 'PATH_add bin\n');
+    assert.notEqual(controlStamp(root, false, [envrc], stat), plain, 'a recorded entry rewritten in place');
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });

@@ -1,0 +1,189 @@
+// What a direnv `.envrc` makes the person's shell load besides itself (red team q, Q14; red team r,
+// R3). `.envrc` is a protected name and direnv asks for a new `direnv allow` when it changes — but
+// not when a file it loads through direnv's standard library changes, nor when a directory it puts
+// on PATH gains a program: `source_env_if_exists .envrc.local` (shell code), `dotenv` (`.env`,
+// whose `PATH=` is exported), `PATH_add bin`, `layout node` (`node_modules/.bin` first on PATH),
+// `layout python` (a virtualenv under `.direnv`), `use flake` (Nix code). Read here without running
+// anything: the words of each simple command, `$PWD`/`$(pwd)`/`$(expand_path …)`/`~` resolved, a
+// word with any other expansion left out (no path a parser can tell).
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+/** What one control file names: files it loads, and directories it puts on the person's PATH. */
+export interface NamedByConfig {
+  files: string[];
+  /** `managed`: a package manager writes there (node_modules/.bin, a virtualenv's bin). */
+  pathDirs: { dir: string; managed: boolean }[];
+}
+
+/** The simple commands of a shell text, as words (quotes removed; `$…` and `$(…)` kept as written). */
+export function shellCommands(text: string): string[][] {
+  const out: string[][] = [];
+  let cmd: string[] = [];
+  let word: string | undefined;
+  const endWord = () => {
+    if (word !== undefined) cmd.push(word);
+    word = undefined;
+  };
+  const endCmd = () => {
+    endWord();
+    if (cmd.length > 0) out.push(cmd);
+    cmd = [];
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c === '#' && word === undefined) {
+      while (i < text.length && text[i] !== '\n') i++;
+      endCmd();
+    } else if (c === '\n' || c === ';' || c === '&' || c === '|' || c === '(' || c === ')' || c === '{' || c === '}') {
+      if ((c === '(' || c === ')') && word !== undefined) word += c;
+      else endCmd();
+    } else if (c === ' ' || c === '\t' || c === '\r') endWord();
+    else if (c === '\\') word = (word ?? '') + (text[++i] === '\n' ? '' : (text[i] ?? ''));
+    else if (c === "'") {
+      const j = text.indexOf("'", i + 1);
+      word = (word ?? '') + text.slice(i + 1, j < 0 ? text.length : j);
+      i = j < 0 ? text.length : j;
+    } else if (c === '"') {
+      let j = i + 1;
+      let v = '';
+      for (; j < text.length && text[j] !== '"'; j++) v += text[j] === '\\' ? (text[++j] ?? '') : text[j];
+      word = (word ?? '') + v;
+      i = j;
+    } else if (c === '$' && text[i + 1] === '(') {
+      // A command substitution whole: `$(expand_path bin)` is one word.
+      let depth = 0;
+      let j = i + 1;
+      for (; j < text.length; j++) {
+        if (text[j] === '(') depth++;
+        else if (text[j] === ')' && --depth === 0) break;
+      }
+      word = (word ?? '') + text.slice(i, j + 1);
+      i = j;
+    } else word = (word ?? '') + c;
+  }
+  endCmd();
+  return out;
+}
+
+/** A word as a path from `dir`, or undefined when it holds an expansion no parser can resolve. */
+export function resolveWord(word: string, dir: string): string | undefined {
+  let v = word
+    .replace(/^(?:\$PWD|\$\{PWD\}|\$\(\s*pwd(?:\s+-[LP])?\s*\))(?=\/|$)/, dir)
+    .replace(/^\$\(\s*expand_path\s+([^\s$`()]+)\s*\)/, (_m, a: string) => path.resolve(dir, a))
+    .replace(/^(?:\$HOME|\$\{HOME\}|~)(?=\/|$)/, os.homedir());
+  if (v === '' || /[$`*?[]/.test(v)) return undefined;
+  if (v.endsWith('/') && v.length > 1) v = v.slice(0, -1);
+  return path.resolve(dir, v);
+}
+
+/** The directories a `PATH=…` value puts on PATH (`$PATH` itself and unresolvable parts left out). */
+export function pathValueDirs(value: string, dir: string): string[] {
+  return value
+    .split(':')
+    .filter((p) => !/^\$\{?PATH\}?$/.test(p))
+    .map((p) => resolveWord(p, dir))
+    .filter((p): p is string => p !== undefined);
+}
+
+/** Directories a package manager writes (its bins change with every install): fingerprinted, not denied. */
+const MANAGED = new Set(['node_modules', '.direnv', '.venv', 'vendor']);
+const managed = (d: string) => d.split(path.sep).some((c) => MANAGED.has(c));
+
+/** The directories a dotenv file's `PATH=` line puts on PATH (direnv's `dotenv`, mise's `_.file`). */
+export function dotenvPathDirs(file: string, read: (file: string) => string | undefined): string[] {
+  const out: string[] = [];
+  for (const line of (read(file) ?? '').split('\n')) {
+    const m = /^\s*(?:export\s+)?PATH\s*=\s*["']?([^"'\s#]*)/.exec(line);
+    if (m) out.push(...pathValueDirs(m[1]!, path.dirname(file)));
+  }
+  return out;
+}
+
+/** The PATH directories of `layout <name>` (direnv's standard library), from the `.envrc`'s directory. */
+function layoutDirs(name: string, dir: string, layoutBins: (direnvDir: string) => string[]): string[] {
+  if (name === 'node') return [path.join(dir, 'node_modules', '.bin')];
+  if (name === 'php') return [path.join(dir, 'vendor', 'bin')];
+  // An in-project virtualenv (poetry's, pipenv's and uv's `.venv`), and every layout's `.direnv`.
+  return [path.join(dir, '.venv', 'bin'), ...layoutBins(path.join(dir, '.direnv'))];
+}
+
+/** Files each Nix `use` reads (Nix code, evaluated by the person's direnv). */
+const USE_FILES: Record<string, string[]> = {
+  nix: ['shell.nix', 'default.nix'],
+  flake: ['flake.nix', 'flake.lock'],
+};
+
+/**
+ * What an `.envrc` in `dir` loads and puts on PATH. `read(file)`: a file's text (for `dotenv`'s
+ * `PATH=` line), or undefined. `layoutDirs(dir)`: the bin directories under `.direnv` now.
+ */
+export function envrcNames(
+  text: string,
+  dir: string,
+  read: (file: string) => string | undefined,
+  layoutBins: (direnvDir: string) => string[],
+): NamedByConfig {
+  const files: string[] = [];
+  const dirs: string[] = [];
+  const add = (w: string | undefined, to: string[]) => {
+    const p = w === undefined ? undefined : resolveWord(w, dir);
+    if (p !== undefined) to.push(p);
+  };
+  for (const words of shellCommands(text)) {
+    const [cmd, ...args] = words;
+    switch (cmd) {
+      case 'source':
+      case '.':
+      case 'source_env':
+      case 'source_env_if_exists':
+        add(args[0], files);
+        break;
+      case 'dotenv':
+      case 'dotenv_if_exists': {
+        const f = resolveWord(args[0] ?? '.env', dir);
+        if (f === undefined) break;
+        files.push(f);
+        // What the file exports as PATH is put on the person's PATH.
+        dirs.push(...dotenvPathDirs(f, read));
+        break;
+      }
+      case 'source_up':
+      case 'source_up_if_exists': {
+        // The nearest such file above (`.envrc` by default: a protected name).
+        const name = args[0];
+        if (name !== undefined && !/[/$`]/.test(name))
+          for (let d = path.dirname(dir); ; d = path.dirname(d)) {
+            files.push(path.join(d, name));
+            if (path.dirname(d) === d) break;
+          }
+        break;
+      }
+      case 'load_prefix': {
+        const p = args[0] === undefined ? undefined : resolveWord(args[0], dir);
+        if (p !== undefined) dirs.push(path.join(p, 'bin'), path.join(p, 'sbin'));
+        break;
+      }
+      case 'PATH_add':
+        for (const a of args) add(a, dirs);
+        break;
+      case 'path_add':
+        if (args[0] === 'PATH') for (const a of args.slice(1)) add(a, dirs);
+        break;
+      case 'layout':
+        if (args[0] !== undefined) dirs.push(...layoutDirs(args[0], dir, layoutBins));
+        break;
+      case 'use':
+        for (const f of USE_FILES[args[0] ?? ''] ?? []) files.push(path.join(dir, f));
+        break;
+      case 'export':
+      default: {
+        for (const w of cmd === 'export' ? args : words.filter((x) => /^PATH=/.test(x))) {
+          const m = /^PATH=(.*)$/s.exec(w);
+          if (m) dirs.push(...pathValueDirs(m[1]!, dir));
+        }
+      }
+    }
+  }
+  return { files, pathDirs: dirs.map((d) => ({ dir: d, managed: managed(d) })) };
+}

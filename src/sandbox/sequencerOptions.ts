@@ -1,0 +1,162 @@
+// The state files a stopped rebase or cherry-pick reads beside its todo (sequencerState.ts), which
+// the main checkout's sandbox can write like the rest of `.git/` (red team s, S6; gitq):
+//  - the merge strategy: `rebase-merge/strategy` and `sequencer/opts`' `options.strategy`. git runs a
+//    strategy that is not one of its own as the command `git-merge-<name>` (a name with a `/` is a
+//    path from the work tree's top: `/../lint.sh` with a directory `git-merge-` there runs
+//    `./lint.sh`) at the person's `git rebase --continue` or `git cherry-pick --continue`;
+//  - the commits the operation goes back to or starts from: `orig-head` and `onto` (`rebase-merge/`,
+//    `rebase-apply/`), a cherry-pick's `sequencer/head` and `abort-safety`. The person's `git rebase
+//    --abort` resets their branch and work tree to `orig-head`: P1's commit there put its hooks on disk.
+// After a command, a strategy it wrote that is not git's own is taken out (the default strategy runs);
+// a commit one of those files names that carries a git directory or changes the repository's hooks
+// (the ref screen's rules, sequencerState.ts TodoWordScreen) makes the whole state directory go: the
+// operation can be neither continued nor aborted into it.
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { formatGitConfig, parseGitConfig } from '../hostProcess/gitConfigText';
+import { anchoredFile, readdirOwned, removeTree } from './anchored';
+
+/**
+ * Does a word of a todo line (a commit, or a label as the sequencer reads it) lead to a commit whose
+ * pick would bring a git directory or a hook in, for the repository of `gitDir`? (movedRefs.ts todoScreen)
+ */
+export type TodoWordScreen = (gitDir: string, word: string) => boolean;
+
+/** git's own strategies (`git merge -s`). */
+const OWN_STRATEGIES = new Set(['ort', 'recursive', 'resolve', 'octopus', 'ours', 'subtree']);
+const STRATEGY = path.join('rebase-merge', 'strategy');
+const OPTS = path.join('sequencer', 'opts');
+const HEADS = [
+  'rebase-merge/orig-head',
+  'rebase-merge/onto',
+  'rebase-apply/orig-head',
+  'rebase-apply/onto',
+  'sequencer/head',
+  'sequencer/abort-safety',
+];
+/** A state file bigger than this is not read: treated as the command's and its operation's state removed. */
+const MAX_STATE = 64 << 10;
+
+/** The git directories whose sequencer state git reads: each one and its linked worktrees' own. */
+export function sequencerDirs(gitDirs: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const g of gitDirs) {
+    out.push(g);
+    let wts: fs.Dirent[] = [];
+    try {
+      wts = readdirOwned(path.join(g, 'worktrees'));
+    } catch {
+      // none
+    }
+    for (const w of wts) if (w.isDirectory()) out.push(path.join(g, 'worktrees', w.name));
+  }
+  return out;
+}
+
+/** The state files screened here, by path. */
+export function stateFiles(gitDirs: readonly string[]): string[] {
+  return sequencerDirs(gitDirs).flatMap((g) => [STRATEGY, OPTS, ...HEADS].map((f) => path.join(g, f)));
+}
+
+/** A state file's text; undefined when absent, null when no regular file or too big. */
+export function readState(p: string, max = MAX_STATE): string | undefined | null {
+  const st = fs.lstatSync(p, { throwIfNoEntry: false });
+  if (!st) return undefined;
+  if (!st.isFile() || st.size > max) return null;
+  try {
+    const fd = fs.openSync(p, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    try {
+      return fs.readFileSync(fd, 'latin1');
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return null;
+  }
+}
+
+/** `p` rewritten as `text` (removed when undefined), through its pinned directory. */
+function rewrite(p: string, text: string | undefined): void {
+  if (text === undefined) return removeTree(p);
+  anchoredFile(p, (pinned) => {
+    const tmp = `${pinned}.da-undo-${randomBytes(6).toString('hex')}`;
+    fs.writeFileSync(tmp, text, { encoding: 'latin1', flag: 'wx' });
+    fs.renameSync(tmp, pinned);
+  });
+}
+
+/** The strategies `opts` (a git config text) names that are not git's own; all of it when git would refuse it. */
+function foreignStrategies(opts: string): { bad: boolean; kept?: string } {
+  const entries = parseGitConfig(opts);
+  if (!entries) return { bad: true };
+  const foreign = (e: (typeof entries)[number]) =>
+    e.section === 'options' && e.key === 'strategy' && !OWN_STRATEGIES.has((e.value ?? '').trim());
+  if (!entries.some(foreign)) return { bad: false };
+  return { bad: true, kept: formatGitConfig(entries.filter((e) => !foreign(e))) };
+}
+
+/** One state file the command wrote or changed: what to do with it (a note), or undefined when it is harmless. */
+function judgeState(
+  p: string,
+  now: string | null,
+  screen?: TodoWordScreen,
+): { note: string; act: () => void } | undefined {
+  const rel = path.join(path.basename(path.dirname(p)), path.basename(p));
+  const stateDir = path.dirname(p);
+  const dropDir = () => removeTree(stateDir);
+  if (now === null)
+    return { note: `${rel} is no regular file (or too big to read): the operation's state removed`, act: dropDir };
+  if (rel === STRATEGY) {
+    const name = now.trim();
+    if (OWN_STRATEGIES.has(name)) return undefined;
+    return {
+      note: `${rel} names a merge strategy git would run as a program (git-merge-${name.slice(0, 40)}): taken out`,
+      act: () => rewrite(p, undefined),
+    };
+  }
+  if (rel === OPTS) {
+    const f = foreignStrategies(now);
+    if (!f.bad) return undefined;
+    return {
+      note: `${rel} names a merge strategy git would run as a program: taken out`,
+      act: () => rewrite(p, f.kept),
+    };
+  }
+  const oid = /^\s*([0-9a-f]{4,64})\s*$/i.exec(now)?.[1];
+  if (!screen || (oid !== undefined && !screen(path.dirname(stateDir), oid))) return undefined;
+  return {
+    note: `${rel} names ${oid === undefined ? 'something that is no commit id' : 'a commit carrying a git directory or changing the repository’s hooks'} (the person’s --abort or --continue would check it out): the operation's state removed`,
+    act: dropDir,
+  };
+}
+
+/** The state files of `gitDirs` now (before a command). */
+export function stateSnapshots(gitDirs: readonly string[]): Map<string, string | undefined | null> {
+  return new Map(stateFiles(gitDirs).map((p) => [p, readState(p)]));
+}
+
+/** After a command: the state files it wrote or changed that run or check out what they must not, undone; one note each. */
+export function undoStateFiles(
+  before: ReadonlyMap<string, string | undefined | null>,
+  gitDirs: readonly string[],
+  rel: (p: string) => string,
+  screen?: TodoWordScreen,
+): string[] {
+  const notes: string[] = [];
+  for (const p of stateFiles(gitDirs)) {
+    const now = readState(p);
+    if (now === undefined || (now === before.get(p) && now !== null)) continue;
+    if (now === null && before.get(p) === null) continue; // the person's own, untouched as far as can be told
+    const verdict = judgeState(p, now, screen);
+    if (!verdict) continue;
+    let ok = true;
+    try {
+      verdict.act();
+    } catch {
+      ok = false;
+    }
+    notes.push(`${rel(path.dirname(path.dirname(p)))}: ${verdict.note}${ok ? '' : ' — could not be undone'}`);
+  }
+  return notes;
+}
