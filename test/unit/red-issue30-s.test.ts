@@ -4,13 +4,15 @@
 // what is left of the person's files outside the project, or what the person's own tools ran later
 // — never the tool's words about itself. A row the current code lets through carries
 // `hole('S<n>: …')` (skipped unless R30S_HOLES=1: each fails until its fix lands, then its
-// `hole(...)` goes). Findings: /work/helper-notes/reds-findings.md (round s).
+// `hole(...)` goes). Findings: /work/helper-notes/reds-findings.md (round s). Rows of findings closed on main
+// that run by default in the fixers' files were dropped here: S1 (the two link rows), S6 and S10's orig-head row
+// (red-issue30-q-objects), S2 (red-issue30-q-home), S8 (config-include-mask); the other closed rows are long and
+// wait behind `closed(...)` (R30S_CLOSED=1).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import {
   existsSync,
-  lstatSync,
   readFileSync,
   mkdirSync,
   mkdtempSync,
@@ -38,6 +40,11 @@ const home = path.join(base, 'home');
 const saved = { HOME: process.env.HOME };
 const GIT_ENV = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
 const hole = (line: string) => (process.env.R30S_HOLES === '1' ? {} : { skip: `HOLE ${line}` });
+/** A hole closed on main whose row is long (over 2 s) and has no copy running by default elsewhere: by hand, R30S_CLOSED=1 (or R30S_HOLES=1). */
+const closed = (line: string) =>
+  process.env.R30S_HOLES === '1' || process.env.R30S_CLOSED === '1'
+    ? {}
+    : { skip: `closed on main: ${line} (R30S_CLOSED=1)` };
 
 let sandboxHost: SandboxHost;
 let skip: string | false = false;
@@ -60,7 +67,7 @@ const git = (cwd: string, ...a: string[]) =>
 
 let seq = 0;
 /** The person's repository (one commit on `main`) in `parent`. */
-function repository(parent = base, name = `s${++seq}`): string {
+function repository(parent = base, name = `repo${++seq}`): string {
   const root = path.join(parent, name);
   mkdirSync(path.join(root, 'src'), { recursive: true });
   writeFileSync(path.join(root, 'src', 'a.txt'), 'hello\n');
@@ -69,57 +76,6 @@ function repository(parent = base, name = `s${++seq}`): string {
   git(root, 'commit', '-qm', 'init');
   return root;
 }
-
-/** The person's dotfiles, linked into a directory of theirs (stow, chezmoi, `~/.local/bin` shims). */
-function linkedDotfiles(dir: string): string[] {
-  const store = path.join(base, `dotfiles${++seq}`);
-  mkdirSync(store, { recursive: true });
-  mkdirSync(dir, { recursive: true });
-  const names = ['.bashrc', '.gitconfig', 'tool'];
-  for (const n of names) {
-    writeFileSync(path.join(store, n), `# the person's ${n}\n`);
-    symlinkSync(path.join(store, n), path.join(dir, n));
-  }
-  return names.filter((n) => lstatSync(path.join(dir, n), { throwIfNoEntry: false })?.isSymbolicLink());
-}
-
-const leftOf = (dir: string, names: string[]) =>
-  names.filter((n) => lstatSync(path.join(dir, n), { throwIfNoEntry: false }));
-
-test(
-  'S1 (dontAsk): `.git/objects` swapped for a link to a directory of the person’s — the object screen removes nothing there',
-  hole('S1: movedObjects.ts screens and removes through a symlinked objects directory'),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const root = repository();
-    const victim = path.join(home, '.local', 'bin');
-    const names = linkedDotfiles(victim);
-    const out = await tool(root, 'dontAsk', 'Bash', {
-      command: `mv .git/objects .git/objects.old && ln -s ${victim} .git/objects && echo swapped`,
-    });
-    t.diagnostic(`${out.status}: ${out.text.slice(0, 600)}`);
-    assert.match(out.text, /swapped/);
-    assert.deepEqual(leftOf(victim, names), names, 'the person’s links outside the project');
-  },
-);
-
-test(
-  'S1 (dontAsk, a repository the agent made): `sub/.git/objects` led to HOME — the person’s dotfile links stay',
-  hole('S1: movedObjects.ts screens and removes through a symlinked objects directory (nested repository)'),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const root = repository();
-    const names = linkedDotfiles(home);
-    const first = await tool(root, 'dontAsk', 'Bash', { command: 'git init -q sub && echo made' });
-    t.diagnostic(first.text.slice(0, 300));
-    const out = await tool(root, 'dontAsk', 'Bash', {
-      command: `mv sub/.git/objects sub/.git/o && ln -s ${home} sub/.git/objects && echo swapped`,
-    });
-    t.diagnostic(`${out.status}: ${out.text.slice(0, 600)}`);
-    assert.match(out.text, /swapped/);
-    assert.deepEqual(leftOf(home, names), names, 'the person’s links in HOME');
-  },
-);
 
 /** `n` loose objects under names their content does not hash to, each inflating to 200 MiB: the screen's budget goes on them. */
 const budgetBurn = (n: number) =>
@@ -139,7 +95,7 @@ const budgetBurn = (n: number) =>
 
 test(
   'S1 (dontAsk, the budget spent first): a repository the agent made led to the person’s OTHER repository — its objects stay',
-  hole('S1: past the object screen’s 30 s budget, what a symlinked objects directory holds is removed unverified'),
+  closed('S1, 8e5f7c9'),
   async (t) => {
     if (skip) return t.skip(skip);
     const root = repository();
@@ -166,75 +122,6 @@ test(
   },
 );
 
-// S2: a session in HOME (homeClosure.ts): HOME's dot-entries are closed, its existing non-dot entries
-// writable but for the program directories (PATH entries, `~/bin`, toolchains) and what the shell
-// start-up files source or put on PATH (startupSources.ts, Q6's rule). The person's OTHER
-// configurations in dot-entries name programs in non-dot entries too, and run them without a shell
-// start: the global git configuration's `core.hooksPath` (a person-wide hook directory: a secret
-// scanner), an alias `!~/scripts/x.sh`, a `credential.helper`; ssh's `ProxyCommand`/`Match exec`.
-test(
-  'S2 (dontAsk, a session in HOME): the hook directory the person’s ~/.gitconfig names (`core.hooksPath = ~/githooks`) is not the agent’s to write',
-  hole('S2: what the person’s global git config runs from a non-dot entry of HOME is writable by a session in HOME'),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const h = path.join(base, 's2-home');
-    mkdirSync(path.join(h, 'githooks'), { recursive: true });
-    mkdirSync(path.join(h, 'scripts'), { recursive: true });
-    writeFileSync(path.join(h, 'githooks', 'pre-commit'), '#!/bin/sh\n# the person’s secret scan\nexit 0\n', {
-      mode: 0o755,
-    });
-    writeFileSync(path.join(h, 'scripts', 'sync.sh'), '#!/bin/sh\ngit pull --rebase\n', { mode: 0o755 });
-    writeFileSync(
-      path.join(h, '.gitconfig'),
-      '[core]\n\thooksPath = ~/githooks\n[alias]\n\tsync = !~/scripts/sync.sh\n[user]\n\tname = p\n\temail = p@example.com\n',
-    );
-    writeFileSync(path.join(h, '.bashrc'), '# nothing sourced\n');
-    const mark = path.join(base, 's2-mark');
-    process.env.HOME = h;
-    let out;
-    try {
-      out = await tool(h, 'dontAsk', 'Bash', {
-        command: [
-          `printf '#!/bin/sh\\nenv >> ${mark}\\nexit 0\\n' > ~/githooks/pre-commit`,
-          `printf '#!/bin/sh\\nenv >> ${mark}\\n' > ~/scripts/sync.sh`,
-          'cat ~/githooks/pre-commit',
-        ].join('; '),
-      });
-    } finally {
-      process.env.HOME = home;
-    }
-    t.diagnostic(`${out.status}: ${out.text.slice(0, 400)}`);
-    // The person, later, in a repository of theirs elsewhere: a commit, and their alias.
-    const repo = path.join(base, 's2-work');
-    mkdirSync(repo);
-    const person: NodeJS.ProcessEnv = {
-      ...process.env,
-      HOME: h,
-      GIT_CONFIG_NOSYSTEM: '1',
-      PERSON_SECRET: 'BAIT-S-person',
-    };
-    delete person.GIT_CONFIG_GLOBAL;
-    const run = (...a: string[]) => {
-      try {
-        execFileSync('git', a, { cwd: repo, env: person, stdio: 'ignore' });
-      } catch {
-        // a refused command is not a run
-      }
-    };
-    run('init', '-q');
-    writeFileSync(path.join(repo, 'a.txt'), 'a\n');
-    run('add', 'a.txt');
-    run('commit', '-qm', 'work');
-    run('sync');
-    const ran = existsSync(mark) ? readFileSync(mark, 'latin1') : '';
-    assert.deepEqual(
-      { ranWithPersonEnv: ran.includes('BAIT-S-person') },
-      { ranWithPersonEnv: false },
-      ran.slice(0, 200),
-    );
-  },
-);
-
 // S3: the credential files inside the toolchains a closed HOME allows back are found by a walk
 // (toolchainConfigs.ts credentialsByName, red team q's Q2) with ONE budget of 20,000 entries for all
 // the toolchains, in HOME_TOOLCHAIN_PATHS' order. pnpm's content-addressed store
@@ -254,9 +141,7 @@ const TOOLCHAIN_BAIT: Record<string, string> = {
 
 test(
   'S3 (dontAsk): with pnpm’s store in HOME (20,480 files), sandboxed Bash in a project reads no credential file of the toolchains after it',
-  hole(
-    'S3: the toolchain credential walk’s one 20,000-entry budget is spent in pnpm’s store before pyenv, SDKMAN!, pipx, ~/.claude/plugins',
-  ),
+  closed('S3, npmq 10e82e4 (function rows: unit/toolchain-walk)'),
   async (t) => {
     if (skip) return t.skip(skip);
     const h = path.join(base, 's3-home');
@@ -295,7 +180,7 @@ test(
 // a loose object or ref by its name. Root reads any directory: CI never sees it.
 test(
   'S4 (dontAsk, an ordinary user): a forged object or a hook-carrying branch in a directory made 311 — the person’s later git runs nothing of the agent’s',
-  hole('S4: movedObjects.ts and refFiles.ts read directories with a plain readdir (EACCES: nothing screened)'),
+  closed('S4, gitq'),
   async (t) => {
     const run = await runAsOrdinaryUser<{ name: string; exitCode: number; ran: boolean; output: string }>(
       path.join(__dirname, '..', 'support', 'ownerScreens.js'),
@@ -331,9 +216,7 @@ function python(root: string, script: string): Promise<string> {
 // rewritten in place then (no entry made: the stamp stays) is not looked at until the watch is back.
 test(
   'S5 (the live guard, a flood of writes into files): a new repository’s config given core.fsmonitor in place while its watch cools is undone within 3 s',
-  hole(
-    'S5: a cooling directory is read again only when its own stamp changes — a file rewritten in place there is not seen',
-  ),
+  closed('S5, eb4872b (function row: unit/tree-watch-flood)'),
   async (t) => {
     const root = path.join(base, 's5');
     mkdirSync(root);
@@ -382,12 +265,7 @@ test('S5 guard (the live guard, no flood): the same config rewritten in place is
   }
 });
 
-// S6: the sequencer screen (sequencerState.ts, Q10) takes new `exec` lines out of a rebase's todo and
-// says a cherry-pick's `sequencer/todo` runs picks only. Both read a merge STRATEGY from state files
-// the sandbox writes: `rebase-merge/strategy`, and `sequencer/opts` (a git config file:
-// `options.strategy`). git runs a strategy that is not its own as the dashed command
-// `git-merge-<strategy>`; a name with a slash is a path from the work tree's top: `/../x.sh` with a
-// directory `git-merge-` there runs `./x.sh`. A pick that does not fast-forward uses the strategy.
+/** The person's own git later (no global config, their environment with a secret); never throws. */
 const PERSON_ENV = { ...GIT_ENV, PERSON_SECRET: 'BAIT-S-person' };
 function personGit(dir: string, ...args: string[]): void {
   try {
@@ -402,79 +280,13 @@ function personGit(dir: string, ...args: string[]): void {
   }
 }
 
-/** The person's repository with commits c1..c<n> on `main`. */
-function commits(count: number): string {
-  const root = repository();
-  for (let i = 1; i <= count; i++) {
-    const n = `c${i}`;
-    writeFileSync(path.join(root, n), `${n}\n`);
-    git(root, 'add', n);
-    git(root, 'commit', '-qm', n);
-  }
-  return root;
-}
-
-const strategyScript = (mark: string) =>
-  `mkdir -p git-merge- && printf '#!/bin/sh\\nenv > ${mark}\\nexit 0\\n' > lint.sh && chmod +x lint.sh`;
-
-test(
-  'S6 (dontAsk, rebase): a rebase left stopped with `rebase-merge/strategy` = `/../lint.sh` — the person’s git rebase --continue runs nothing of the agent’s',
-  hole('S6: rebase-merge/strategy names a program git runs (git-merge-<strategy>), not screened'),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const root = commits(3);
-    const mark = path.join(base, 's6-rebase');
-    const out = await tool(root, 'dontAsk', 'Bash', {
-      command: [
-        `GIT_SEQUENCE_EDITOR='f() { printf "break\\npick %s c3\\npick %s c2\\n" $(git rev-parse --short HEAD) $(git rev-parse --short HEAD~1) > "$1"; }; f' git -c user.name=a -c user.email=a@x rebase -i HEAD~2 2>&1 | tail -1`,
-        strategyScript(mark),
-        "echo '/../lint.sh' > .git/rebase-merge/strategy",
-        'git status | head -3',
-      ].join('\n'),
-    });
-    t.diagnostic(`${out.status}: ${out.text.slice(0, 500)}`);
-    personGit(root, 'rebase', '--continue');
-    const ran = existsSync(mark) ? readFileSync(mark, 'latin1') : '';
-    assert.deepEqual({ strategyRan: ran.includes('BAIT-S-person') }, { strategyRan: false }, ran.slice(0, 200));
-  },
-);
-
-test(
-  'S6 (dontAsk, cherry-pick): a cherry-pick left stopped with `options.strategy` in `sequencer/opts` — the person’s git cherry-pick --continue runs nothing of the agent’s',
-  hole('S6: sequencer/opts options.strategy names a program git runs, not screened'),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const root = commits(4);
-    git(root, 'checkout', '-q', '-b', 'side', 'HEAD~3');
-    writeFileSync(path.join(root, 'c3'), 'side\n');
-    git(root, 'add', 'c3');
-    git(root, 'commit', '-qm', 'side c3');
-    const mark = path.join(base, 's6-pick');
-    const out = await tool(root, 'dontAsk', 'Bash', {
-      command: [
-        'git -c user.name=a -c user.email=a@x cherry-pick main~1 main 2>&1 | tail -1',
-        strategyScript(mark),
-        "printf '[options]\\n\\tstrategy = /../lint.sh\\n' >> .git/sequencer/opts",
-        'git checkout -q -- . 2>/dev/null; git status | head -3',
-      ].join('\n'),
-    });
-    t.diagnostic(`${out.status}: ${out.text.slice(0, 500)}`);
-    // The person resolves the conflict and goes on (c4 is picked next).
-    writeFileSync(path.join(root, 'c3'), 'both\n');
-    personGit(root, 'add', 'c3');
-    personGit(root, 'cherry-pick', '--continue');
-    const ran = existsSync(mark) ? readFileSync(mark, 'latin1') : '';
-    assert.deepEqual({ strategyRan: ran.includes('BAIT-S-person') }, { strategyRan: false }, ran.slice(0, 200));
-  },
-);
-
 // S7: the reflog screen (movedLogs.ts, Q8) reads `.git/logs` through a symlink (readdir and open
 // follow the directory link; only the file itself is opened O_NOFOLLOW) but takes a line out through
 // its directory opened strictly from `/` (anchored.ts): with `.git/logs` a link, the put-back throws
 // DirectoryMoved, "could not be undone", and the line stays — git reads reflogs through the link.
 test(
   'S7 (dontAsk): Q8’s reflog line written behind a `.git/logs` made a symlink — the person’s git checkout - runs nothing of the agent’s',
-  hole('S7: a reflog line the screen could not take out (a symlinked logs directory) is left in place'),
+  closed('S7, npmq 60079d5 and gitq (rows: unit/reflog-link, red-issue30-q-refs)'),
   async (t) => {
     if (skip) return t.skip(skip);
     const root = repository();
@@ -503,40 +315,6 @@ test(
     personGit(root, 'checkout', '-q', '-');
     const ran = existsSync(mark) ? readFileSync(mark, 'latin1') : '';
     assert.deepEqual({ hookRan: ran.includes('BAIT-S-person') }, { hookRan: false }, ran.slice(0, 200));
-  },
-);
-
-// S8: credentials in a working directory's repository configuration are masked (repoConfigMask.ts,
-// O12: `.git/config`, `config.worktree`, submodules' configs). actions/checkout v6 no longer writes
-// the token there: `persist-credentials` (the default) writes it to `$RUNNER_TEMP/git-credentials-
-// <uuid>.config` and adds `includeIf.gitdir:<workspace>/.git/.path` to `.git/config`. On a self-hosted
-// runner (RUNNER_TEMP under `/opt/actions-runner/_work`, outside HOME) or in a container job
-// (`/__w/_temp`), that file is outside HOME's closure: the agent reads the include's path in
-// `.git/config` and the token in the file, or asks its git.
-test(
-  'S8 (dontAsk): the token actions/checkout v6 keeps in a file `.git/config` includes (outside HOME) — sandboxed git and cat return none of it',
-  hole('S8: a repository configuration’s include files are not masked (actions/checkout v6 persist-credentials)'),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const root = repository();
-    const runnerTemp = path.join(base, 'actions-runner', '_work', '_temp');
-    mkdirSync(runnerTemp, { recursive: true });
-    const creds = path.join(runnerTemp, 'git-credentials-6f1c2b9e.config');
-    writeFileSync(
-      creds,
-      '[http "https://github.com/"]\n\textraheader = AUTHORIZATION: basic eC1hY2Nlc3MtdG9rZW46BAIT-S-ghs\n',
-    );
-    git(root, 'config', `includeIf.gitdir:${root}/.git/.path`, creds);
-    git(root, 'remote', 'add', 'origin', 'https://github.com/acme/app');
-    const out = await tool(root, 'dontAsk', 'Bash', {
-      command: [
-        'git config --get-all http.https://github.com/.extraheader',
-        `f=$(git config --get-regexp '^includeif\\.' | awk '{print $2}'); cat "$f"`,
-      ].join('; '),
-    });
-    t.diagnostic(`${out.status}: ${out.text.slice(0, 600)}`);
-    const leaked = [...new Set([...out.text.matchAll(/BAIT-S-[a-z]+/g)].map((m) => m[0]))];
-    assert.deepEqual({ leaked }, { leaked: [] });
   },
 );
 
@@ -572,41 +350,6 @@ test(
 // back to. The ref screen (movedRefs.ts, refFiles.ts) reads refs, packed refs and upper-case
 // pseudorefs (ORIG_HEAD), not the sequencer's lower-case state files; sequencerState.ts reads the
 // todo's `exec` lines only. A rebase the person did not start is what they abort.
-test(
-  'S10 (dontAsk): a stopped rebase whose `orig-head` is a commit adding the hook — the person’s git rebase --abort and next commit run nothing of the agent’s',
-  hole('S10: rebase-merge/orig-head (what --abort resets the branch to) is not screened'),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const root = commits(2);
-    mkdirSync(path.join(root, '.githooks'));
-    writeFileSync(path.join(root, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
-    git(root, 'add', '-A');
-    git(root, 'commit', '-qm', 'hooks');
-    git(root, 'config', 'core.hooksPath', '.githooks');
-    const mark = path.join(base, 's10');
-    const out = await tool(root, 'dontAsk', 'Bash', {
-      command: [
-        'set -e',
-        'export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x',
-        'i="${TMPDIR:-/tmp}/s10-idx-$$"',
-        `b=$(printf '%s' '#!/bin/sh\nenv > ${mark}\n' | git hash-object -w --stdin)`,
-        'GIT_INDEX_FILE=$i git read-tree HEAD',
-        'GIT_INDEX_FILE=$i git update-index --add --cacheinfo "100755,$b,.githooks/pre-commit"',
-        'c=$(git commit-tree "$(GIT_INDEX_FILE=$i git write-tree)" -p HEAD -m wip)',
-        `GIT_SEQUENCE_EDITOR='f() { printf "break\\n" > "$1"; }; f' git rebase -i HEAD 2>&1 | tail -1`,
-        'echo $c > .git/rebase-merge/orig-head',
-        'git status | head -2',
-      ].join('\n'),
-    });
-    t.diagnostic(`${out.status}: ${out.text.slice(0, 600)}`);
-    personGit(root, 'rebase', '--abort');
-    writeFileSync(path.join(root, 'mine.txt'), 'mine\n');
-    personGit(root, 'add', 'mine.txt');
-    personGit(root, 'commit', '-qm', 'my work');
-    const ran = existsSync(mark) ? readFileSync(mark, 'latin1') : '';
-    assert.deepEqual({ hookRan: ran.includes('BAIT-S-person') }, { hookRan: false }, ran.slice(0, 200));
-  },
-);
 
 // S11: the person's `run` refuses a control file changed under a running sandboxed command that may
 // write it (cli/settledControl.ts checkNoLiveWriter, L10): the running calls and their writable
@@ -617,7 +360,7 @@ test(
 // them (long names) in an earlier call, and its next command is a live writer of nothing.
 test(
   'S11 (dontAsk, L10): with enough repositories in the project that the mounts go through `--args`, a running command is still seen as a writer of the project',
-  hole('S11: liveWriters.ts reads the writable binds from bwrap’s command line; with `--args <fd>` there are none'),
+  closed('S11, 82b84c8 (unit/live-writers)'),
   async (t) => {
     if (skip) return t.skip(skip);
     const root = repository();
