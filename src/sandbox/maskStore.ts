@@ -65,13 +65,18 @@ const quoted = (w: string): string[] => [w, `'${w.replace(/'/g, `'\\''`)}'`];
 export function hideMaskStore(wrapped: string, store: string | undefined): string {
   if (store === undefined) return wrapped;
   const cover = ` --tmpfs ${quoted(store)[1]} --remount-ro ${quoted(store)[1]}`;
-  for (const q of quoted(store)) {
+  // By the render's shape, never its text first (red team s, S13: in an `--args` render the bind is
+  // in the file, and the first `--ro-bind S S` on the line was the command's own text): the runtime's
+  // file render starts `/bin/sh -c 'exec 9<"$1" && …' srt-args <file> bwrap …`, its `--args` before
+  // the command.
+  const viaFile = /^'?\/bin\/sh'? -c '[^']*' '?srt-args'? /.test(wrapped);
+  for (const q of viaFile ? [] : quoted(store)) {
     const bind = `--ro-bind ${q} ${q}`;
     // The first one: the mounts come before the command's own text, which may hold the same words.
     const at = wrapped.indexOf(bind);
     if (at >= 0) return wrapped.slice(0, at + bind.length) + cover + wrapped.slice(at + bind.length);
   }
-  const args = /(?:^| )'?--args'? '?(\d+)'?(?= )/.exec(wrapped);
+  const args = viaFile ? /(?:^| )'?--args'? '?(\d+)'?(?= )/.exec(wrapped) : null;
   if (args) {
     const end = args.index + args[0].length;
     return wrapped.slice(0, end) + cover + wrapped.slice(end);

@@ -11,7 +11,7 @@
 // there before a command changed it (movedRefs.ts).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { readdirOwned } from './anchored';
+import { grantOwner, readdirOwned } from './anchored';
 import { logsIdentity, readLogs, type LogFile } from './movedLogs';
 
 /** One ref file: its text (bounded), or a symbolic link with its target. */
@@ -60,11 +60,19 @@ const REF_BUFFER = Buffer.allocUnsafe(MAX_REF_BYTES);
 
 /** Read a regular file's first bytes without following a link or blocking on a FIFO. */
 function readRegular(p: string): string | undefined {
+  const flags = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
   let fd: number;
   try {
-    fd = fs.openSync(p, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
-  } catch {
-    return undefined;
+    fd = fs.openSync(p, flags);
+  } catch (err) {
+    // A ref the command made unreadable (chmod 000) is given back to its owner (S4's class): git, run
+    // by the person later, reads it once they give it back.
+    if ((err as NodeJS.ErrnoException).code !== 'EACCES' || grantOwner(p) === undefined) return undefined;
+    try {
+      fd = fs.openSync(p, flags);
+    } catch {
+      return undefined;
+    }
   }
   try {
     if (!fs.fstatSync(fd).isFile()) return undefined;

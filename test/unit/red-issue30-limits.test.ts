@@ -307,6 +307,13 @@ test('L-c (the cover): hideMaskStore puts an empty read-only tmpfs over the stor
   assert.equal(hideMaskStore('bwrap --ro-bind / / -- true', s), 'bwrap --ro-bind / / -- true');
   assert.throws(() => hideMaskStore(`bwrap --bind ${s} ${s} -- true`, s), /could not be hidden/);
   assert.equal(hideMaskStore(inline, undefined), inline);
+  // S13 (red team s): in a file render the store's bind is in the file; the command's own text
+  // naming it must not take the cover (the store stayed in sight: `ls -A S` listed 0.fake).
+  const baited = `/bin/sh -c 'exec 9<"$1" && shift && exec "$@"' srt-args /proc/1/fd/12 /usr/bin/bwrap --new-session --args 9 --dev /dev -- bash -c ': --ro-bind ${s} ${s}; ls -A ${s}'`;
+  assert.equal(
+    hideMaskStore(baited, s),
+    `/bin/sh -c 'exec 9<"$1" && shift && exec "$@"' srt-args /proc/1/fd/12 /usr/bin/bwrap --new-session --args 9 --tmpfs '${s}' --remount-ro '${s}' --dev /dev -- bash -c ': --ro-bind ${s} ${s}; ls -A ${s}'`,
+  );
 });
 
 // A submodule cloned with a token keeps it in its own configuration, `.git/modules/<name>/config`

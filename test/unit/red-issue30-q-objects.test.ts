@@ -6,6 +6,10 @@
 //    writes later): the check after the call removes what does not hold what its
 //    name says (src/sandbox/movedObjects.ts). The agent's own commit, gc and repack are left alone.
 //  - Q10: a command leaves the repository stopped in a rebase with `exec` next in its todo.
+// Added by gitq (session 24), each failing on main 4e4631d: Q1 through `objects/info/alternates`; Q10
+// with a `pick` of P1's commit and with P1's commit as `orig-head` (`git rebase --abort`); red team
+// s's S1 (`objects` made a symbolic link: nothing removed through it) and S6 (a merge strategy in a
+// stopped rebase's or cherry-pick's state).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
