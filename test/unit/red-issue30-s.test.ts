@@ -469,7 +469,7 @@ test(
 // first occurrence is the command's own text; the store's path is in /proc/self/mountinfo.
 test(
   'S13 (dontAsk, L-c): a command whose text holds `--ro-bind <store> <store>`, with the mounts passed through `--args`, still sees the mask store empty',
-  hole('S13: hideMaskStore searches the rendered command string; with --args the first match is the command text'),
+  closed('S13, ad1ddcf (row: unit/red-issue30-limits)'),
   async (t) => {
     if (skip) return t.skip(skip);
     const root = repository();
@@ -496,7 +496,7 @@ test(
 // file the person edits anywhere is then refused by their `run` while it lives (availability).
 test(
   'S14 (dontAsk, L10): a process a sandboxed command names `bwrap`, with the call marker and `--bind / /`, is not taken for a live writer of every file',
-  hole('S14: liveWriters.ts trusts any process named bwrap with the marker in its environment'),
+  closed('S14, main 6df9fd9'),
   async (t) => {
     if (skip) return t.skip(skip);
     const root = repository();
