@@ -40,6 +40,25 @@ export const OWNER_ATTACKS: Array<{ name: string; command: string; gone: Array<s
   },
 ];
 
+/** One sandboxed Bash call in `proj` (dontAsk, no rule), as the worker makes it for a session there. */
+export async function bashIn(host: SandboxHost, proj: string, command: string) {
+  const ctx: ToolUseContext = {
+    sessionId: 'owner',
+    toolUseId: 'toolu_owner',
+    idempotencyKey: 'k',
+    agent: { cwd: proj, additionalDirectories: [], readFiles: {} },
+    permission: {
+      mode: 'dontAsk',
+      rules: { allow: [], ask: [], deny: [] },
+      workingDirectories: [proj],
+      sandbox: {},
+    },
+    abortSignal: new AbortController().signal,
+    sandboxHost: host,
+  };
+  return BashTool.call({ command }, ctx, () => undefined);
+}
+
 async function main(): Promise<void> {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'da-owner-')));
   const proj = path.join(root, 'proj');
@@ -59,21 +78,7 @@ async function main(): Promise<void> {
     if ('reason' in a && typeof a.reason === 'string') out.reason = a.reason;
     if (a.available)
       for (const attack of OWNER_ATTACKS) {
-        const ctx: ToolUseContext = {
-          sessionId: 'owner',
-          toolUseId: 'toolu_owner',
-          idempotencyKey: 'k',
-          agent: { cwd: proj, additionalDirectories: [], readFiles: {} },
-          permission: {
-            mode: 'dontAsk',
-            rules: { allow: [], ask: [], deny: [] },
-            workingDirectories: [proj],
-            sandbox: {},
-          },
-          abortSignal: new AbortController().signal,
-          sandboxHost: host,
-        };
-        const r = await BashTool.call({ command: `${attack.command} 2>/dev/null; true` }, ctx, () => undefined);
+        const r = await bashIn(host, proj, `${attack.command} 2>/dev/null; true`);
         // Looked at as the person would: with their rights back on the way (the check's own view aside).
         spawnSync('chmod', ['-R', 'u+rwx', proj]);
         const left = attack.gone

@@ -17,64 +17,18 @@ import * as path from 'node:path';
 import { undoProtectedWrites, type ProtectedScan } from '../../src/sandbox/protect';
 import { rewrite } from '../../src/sandbox/manifestBins';
 import { OWNER_ATTACKS } from '../support/ownerUndo';
-import { isCI } from '../support/systemPackages';
-
-const NOBODY = 65534;
+import { runAsOrdinaryUser } from '../support/ordinaryUser';
 
 test('unit: a command that chmods what it made (555, 311, 000) keeps no hook or settings file: the undo gives the rights back first', async (t) => {
-  const root = process.getuid?.() === 0;
-  if (root && spawnSync('setpriv', ['--version']).status !== 0) {
-    if (isCI()) assert.fail('setpriv (util-linux) is needed to run this row as an ordinary user');
-    return t.skip('setpriv is not installed');
-  }
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'da-owner-run-'));
-  fs.chmodSync(scratch, 0o755);
-  if (root) fs.chownSync(scratch, NOBODY, NOBODY);
-  const script = path.join(__dirname, '..', 'support', 'ownerUndo.js');
-  const argv = root
-    ? ['setpriv', `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', process.execPath, script]
-    : [process.execPath, script];
-  // The build must be readable by that user (a checkout under a private directory is not): else skipped.
-  const reach = spawnSync(argv[0]!, [...argv.slice(1, -1), '-e', `require(${JSON.stringify(script)})`], {
-    env: { ...process.env, HOME: scratch, TMPDIR: scratch },
-    encoding: 'utf8',
-  });
-  if (root && reach.status !== 0) {
-    fs.rmSync(scratch, { recursive: true, force: true });
-    return t.skip(`uid ${NOBODY} cannot load the build here: ${reach.stderr.split('\n').find((l) => /Error/.test(l))}`);
-  }
-  try {
-    const out = await new Promise<string>((resolve, reject) => {
-      const child = spawn(argv[0]!, argv.slice(1), {
-        env: { ...process.env, HOME: scratch, TMPDIR: scratch },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-      child.on('error', reject);
-      child.on('close', (code) => (code === 0 ? resolve(stdout) : reject(new Error(`exit ${code}: ${stderr}`))));
-    });
-    const report = JSON.parse(out.trim().split('\n').pop()!) as {
-      uid: number;
-      available: boolean;
-      reason?: string;
-      results: Array<{ name: string; exitCode: number; left: string[]; output: string }>;
-    };
-    assert.notEqual(report.uid, 0, 'the attacks ran as an ordinary user');
-    if (!report.available) {
-      if (isCI()) assert.fail(`the sandbox must run as an ordinary user in CI: ${report.reason}`);
-      return t.skip(`no sandbox as uid ${report.uid}: ${report.reason}`);
-    }
-    assert.equal(report.results.length, OWNER_ATTACKS.length);
-    for (const r of report.results) {
-      assert.equal(r.exitCode, 0, `${r.name}: ${r.output}`);
-      assert.deepEqual(r.left, [], `${r.name}: left after the call (${r.output})`);
-    }
-  } finally {
-    spawnSync('chmod', ['-R', 'u+rwx', scratch]);
-    fs.rmSync(scratch, { recursive: true, force: true });
+  const run = await runAsOrdinaryUser<{ name: string; exitCode: number; left: string[]; output: string }>(
+    path.join(__dirname, '..', 'support', 'ownerUndo.js'),
+  );
+  if ('skip' in run) return t.skip(run.skip);
+  const { report } = run;
+  assert.equal(report.results.length, OWNER_ATTACKS.length);
+  for (const r of report.results) {
+    assert.equal(r.exitCode, 0, `${r.name}: ${r.output}`);
+    assert.deepEqual(r.left, [], `${r.name}: left after the call (${r.output})`);
   }
 });
 
