@@ -159,6 +159,13 @@ test(
             ],
           ]);
           await s.run(Q, 'dontAsk', 'plant-m9');
+          // A program named like one on the person's PATH, in a directory of it, is protected now
+          // (issue 30, Q14's class: toolConfigTargets.ts): planted by the test, to check the worker's start.
+          if (!fs.existsSync(path.join(Q, 'bin', 'which'))) {
+            t.diagnostic('M9: the plant was undone (a PATH program name); planted by the test to check the start');
+            fs.mkdirSync(path.join(Q, 'bin'), { recursive: true });
+            fs.writeFileSync(path.join(Q, 'bin', 'which'), body.replace(/\\n/g, '\n'), { mode: 0o755 });
+          }
           assert.ok(fs.existsSync(path.join(Q, 'bin', 'which')), 'the planting step ran');
           // The person's next `durable-agent worker` (another task queue: it takes no session's task).
           const workerEnv: NodeJS.ProcessEnv = {
