@@ -4,7 +4,7 @@
 // what is left of the person's files outside the project, or what the person's own tools ran later
 // — never the tool's words about itself. A row the current code lets through carries
 // `hole('S<n>: …')` (skipped unless R30S_HOLES=1: each fails until its fix lands, then its
-// `hole(...)` goes). Findings: /work/helper-notes/reds-findings.md (round s). Rows of findings closed on main
+// `hole(...)` goes). What each finding is and what closed it: docs/security.md (red team s). Rows of findings closed on main
 // that run by default in the fixers' files were dropped here: S1 (the two link rows), S6 and S10's orig-head row
 // (red-issue30-q-objects), S2 (red-issue30-q-home), S8 (config-include-mask); the other closed rows are long and
 // wait behind `closed(...)` (R30S_CLOSED=1).
@@ -430,7 +430,7 @@ test(
 // extensions, a browser profile spends it in its first few dot-entries.
 test(
   'S12 (acceptEdits, a session in HOME): with big dot-directories in HOME, Write of the dotfiles its start-up links lead to is refused',
-  hole('S12: dotLinkTargets stops at a 2,000-entry budget; the file tools write the dotfiles behind links past it'),
+  closed('S12, npmq (function rows: unit/dotlink-walk)'),
   async (t) => {
     if (skip) return t.skip(skip);
     const h = path.join(base, 's12-home');
