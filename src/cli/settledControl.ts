@@ -89,7 +89,9 @@ export async function waitForSettledControlFiles(
  * undo a new control file anyway. `writers` is for tests.
  */
 export function checkNoLiveWriter(files: readonly string[], writers: () => LiveWriter[] = liveSandboxWriters): void {
-  const present = files.filter((f) => lstat(f) !== undefined);
+  // An empty file configures nothing: the worker's own placeholders for absent denied paths
+  // (sandbox/placeholders.ts: an empty `.mcp.json` mount point while a command runs) are such.
+  const present = files.filter((f) => (stat(f)?.size ?? 0) > 0 || (lstat(f)?.isSymbolicLink() ?? false));
   if (present.length === 0) return;
   const live = writers();
   if (live.length === 0) return;

@@ -329,3 +329,23 @@ export function undoDirectoryLink(parent: string, name: string, was: string | un
     return 'removed';
   });
 }
+
+/**
+ * A small regular file's text (latin1), opened without following a link; undefined when absent,
+ * null when it is no regular file, bigger than `max` or unreadable (the screens then fail closed).
+ */
+export function readRegularFile(p: string, max: number): string | undefined | null {
+  const st = fs.lstatSync(p, { throwIfNoEntry: false });
+  if (!st) return undefined;
+  if (!st.isFile() || st.size > max) return null;
+  try {
+    const fd = fs.openSync(p, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    try {
+      return fs.readFileSync(fd, 'latin1');
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return null;
+  }
+}

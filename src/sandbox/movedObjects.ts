@@ -21,7 +21,7 @@ import * as path from 'node:path';
 import * as zlib from 'node:zlib';
 import { runHostProcessSync } from '../hostProcess/door';
 import { GIT_GUARD_ENV } from '../hostProcess/git';
-import { anchoredFile, readdirOwned, removeAnchored, removeTree, undoDirectoryLink } from './anchored';
+import { anchoredFile, readdirOwned, removeAnchored, readRegularFile, removeTree, undoDirectoryLink } from './anchored';
 import { submoduleGitDirs } from './repoConfigTargets';
 
 /** The git directories whose objects a command may have forged, and when it started. */
@@ -83,20 +83,7 @@ const MAX_ALTERNATES = 64 << 10;
 
 /** `objects/info/alternates` of an objects directory: its text, undefined when absent, null when no regular file or too big. */
 function readAlternates(objects: string): string | undefined | null {
-  const p = path.join(objects, 'info', 'alternates');
-  const st = fs.lstatSync(p, { throwIfNoEntry: false });
-  if (!st) return undefined;
-  if (!st.isFile() || st.size > MAX_ALTERNATES) return null;
-  try {
-    const fd = fs.openSync(p, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
-    try {
-      return fs.readFileSync(fd, 'latin1');
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    return null;
-  }
+  return readRegularFile(path.join(objects, 'info', 'alternates'), MAX_ALTERNATES);
 }
 
 /** The object directories git reads through `objects`' alternates, theirs in turn (git's depth: 5). */

@@ -6,7 +6,8 @@
 //    `./lint.sh`) at the person's `git rebase --continue` or `git cherry-pick --continue`;
 //  - the commits the operation goes back to or starts from: `orig-head` and `onto` (`rebase-merge/`,
 //    `rebase-apply/`), a cherry-pick's `sequencer/head` and `abort-safety`. The person's `git rebase
-//    --abort` resets their branch and work tree to `orig-head`: P1's commit there put its hooks on disk.
+//    --abort` resets their branch and work tree to `orig-head`: P1's commit there put its hooks on disk;
+//    and `autostash`, a stash git applies to the work tree when the rebase ends (S10b).
 // After a command, a strategy it wrote that is not git's own is taken out (the default strategy runs);
 // a commit one of those files names that carries a git directory or changes the repository's hooks
 // (the ref screen's rules, sequencerState.ts TodoWordScreen) makes the whole state directory go: the
@@ -15,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { formatGitConfig, parseGitConfig } from '../hostProcess/gitConfigText';
-import { anchoredFile, readdirOwned, removeTree } from './anchored';
+import { anchoredFile, readdirOwned, readRegularFile, removeTree } from './anchored';
 
 /**
  * Does a word of a todo line (a commit, or a label as the sequencer reads it) lead to a commit whose
@@ -32,6 +33,9 @@ const HEADS = [
   'rebase-merge/onto',
   'rebase-apply/orig-head',
   'rebase-apply/onto',
+  // The stash git applies to the work tree when the rebase ends, continued or aborted (red team s, S10b).
+  'rebase-merge/autostash',
+  'rebase-apply/autostash',
   'sequencer/head',
   'sequencer/abort-safety',
 ];
@@ -61,19 +65,7 @@ export function stateFiles(gitDirs: readonly string[]): string[] {
 
 /** A state file's text; undefined when absent, null when no regular file or too big. */
 export function readState(p: string, max = MAX_STATE): string | undefined | null {
-  const st = fs.lstatSync(p, { throwIfNoEntry: false });
-  if (!st) return undefined;
-  if (!st.isFile() || st.size > max) return null;
-  try {
-    const fd = fs.openSync(p, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
-    try {
-      return fs.readFileSync(fd, 'latin1');
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    return null;
-  }
+  return readRegularFile(p, max);
 }
 
 /** `p` rewritten as `text` (removed when undefined), through its pinned directory. */

@@ -16,7 +16,7 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { anchoredFile, removeTree } from './anchored';
+import { anchoredFile, readRegularFile, removeTree } from './anchored';
 import { sequencerDirs, stateSnapshots, undoStateFiles, type TodoWordScreen } from './sequencerOptions';
 
 export type { TodoWordScreen } from './sequencerOptions';
@@ -56,19 +56,7 @@ function todoPaths(gitDirs: readonly string[]): string[] {
 }
 
 function readTodo(p: string): string | undefined | null {
-  const st = fs.lstatSync(p, { throwIfNoEntry: false });
-  if (!st) return undefined;
-  if (!st.isFile() || st.size > MAX_TODO) return null;
-  try {
-    const fd = fs.openSync(p, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
-    try {
-      return fs.readFileSync(fd, 'latin1');
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    return null;
-  }
+  return readRegularFile(p, MAX_TODO);
 }
 
 /** The todos of `gitDirs` now (before a command). */

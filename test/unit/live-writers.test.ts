@@ -88,6 +88,9 @@ test('checkNoLiveWriter (L10): a file changed under a running sandboxed command 
   assert.doesNotThrow(() => checkNoLiveWriter([before], mine), 'a file older than the command is read');
   assert.doesNotThrow(() => checkNoLiveWriter([path.join(elsewhere, '.mcp.json')], mine), 'a file it cannot write');
   assert.doesNotThrow(() => checkNoLiveWriter([path.join(root, 'absent.json')], mine), 'an absent file');
+  const empty = path.join(root, 'packages', 'x', 'empty.json');
+  fs.writeFileSync(empty, '');
+  assert.doesNotThrow(() => checkNoLiveWriter([empty], mine), 'an empty file (a placeholder) configures nothing');
 
   fs.writeFileSync(path.join(root, 'hold'), 'go\n');
   const r = await call;
