@@ -472,6 +472,13 @@ async function main(): Promise<number> {
 }
 
 if (require.main === module) {
+  // A client's gRPC retry timer can fire after cleanup() closed its connection (the verdict is out
+  // by then): that one error is the shutdown's, not the run's; any other stays fatal.
+  process.on('uncaughtException', (err) => {
+    if (err instanceof Error && err.message === 'Channel has been shut down') return;
+    console.error(`test:cluster: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+    process.exit(2);
+  });
   main().then(
     (code) => process.exit(code),
     (err: unknown) => {
