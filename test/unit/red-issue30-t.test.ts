@@ -153,6 +153,43 @@ test(
   },
 );
 
+// T3: a stopped `git am` (or `git rebase --apply`) keeps the patches it has still to apply in
+// `.git/rebase-apply/0001…` — work-tree content, which the sandbox writes with the rest of `.git/`.
+// The sequencer screen reads `rebase-apply/orig-head`, `onto` and `autostash` ("am has no command
+// lines"), the ref screen refs: nothing reads the patches. One call: patch 1 (a.txt) that no longer
+// applies, patch 2 replacing `.githooks/pre-commit`; `git am` stops at 1. `git status` says "You are in
+// the middle of an am session … use git am --skip to skip this patch": the person's `git am --skip`
+// applies and commits patch 2, and their next commit runs the agent's hook.
+test(
+  'T3 (dontAsk): a stopped git am whose next patch replaces the person’s pre-commit — the person’s git am --skip and next commit run nothing of the agent’s',
+  hole('T3: the patches of a stopped am (rebase-apply/0001…) are not screened'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = hookedProject();
+    const mark = path.join(marks, 't3');
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: [
+        ...hookCommit(mark),
+        // c1 on HEAD changes a.txt, c2 on c1 replaces the hook: two patches.
+        'i="${TMPDIR:-/tmp}/t3-idx-$$"',
+        'a=$(printf one | git hash-object -w --stdin)',
+        'c1=$(GIT_INDEX_FILE=$i sh -c \'git read-tree HEAD && git update-index --cacheinfo "100644,$0,src/app/a.txt" && git commit-tree "$(git write-tree)" -p HEAD -m one\' "$a")',
+        'c2=$(GIT_INDEX_FILE=$i sh -c \'git read-tree "$0" && git update-index --cacheinfo "100755,$1,.githooks/pre-commit" && git commit-tree "$(git write-tree)" -p "$0" -m tidy\' "$c1" "$b")',
+        'git format-patch --stdout HEAD.."$c2" > "${TMPDIR:-/tmp}/t3.mbox"',
+        'echo local > src/app/a.txt && git commit -qam local',
+        'git am "${TMPDIR:-/tmp}/t3.mbox" 2>&1 | tail -2 || true',
+        'git status | head -4',
+      ].join('\n'),
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 700)}`);
+    personGit(root, 'am', '--skip');
+    writeFileSync(path.join(root, 'src', 'app', 'b.txt'), 'b\n');
+    personGit(root, 'add', 'src');
+    personGit(root, 'commit', '-qm', 'person work');
+    assert.doesNotMatch(read(mark), /BAIT-T-person/, 'the person’s commit ran the agent’s hook');
+  },
+);
+
 /** The worker's announcements need the session temp root (0700, the worker's): made when absent, as a worker does. */
 function writeableTempRoot(): boolean {
   try {
