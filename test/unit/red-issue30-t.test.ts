@@ -340,6 +340,53 @@ test(
   },
 );
 
+// T8b: the same shape for R4's fingerprinted framework binary in node_modules (`loose`: compared,
+// removed when a command changed it): lefthook's hook runs
+// `<top>/node_modules/lefthook-<os>-<cpu>/bin/lefthook`; one call swaps that package directory for a
+// link to `tools/lh`, whose `bin/lefthook` is its script.
+test(
+  'T8b (dontAsk): R4 again — lefthook’s package directory in node_modules swapped for a link to the agent’s binary; the person’s next commit runs nothing of the agent’s',
+  hole('T8: a protected entry behind a directory made a link is not undone (fail open)'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const pkg = `node_modules/lefthook-${process.platform}-${process.arch}`;
+    const root = project((r) => {
+      writeFileSync(path.join(r, '.gitignore'), 'node_modules/\n');
+      writeFileSync(path.join(r, 'lefthook.yml'), 'pre-commit:\n  commands:\n    lint:\n      run: "true"\n');
+      exe(path.join(r, pkg, 'bin', 'lefthook'), '#!/bin/sh\nexit 0\n');
+    });
+    // lefthook's own hook (1.13), its npm lookup only.
+    exe(
+      path.join(root, '.git', 'hooks', 'pre-commit'),
+      [
+        '#!/bin/sh',
+        'call_lefthook()',
+        '{',
+        '  dir="$(git rev-parse --show-toplevel)"',
+        "  osArch=$(uname | tr '[:upper:]' '[:lower:]')",
+        "  cpuArch=$(uname -m | sed 's/aarch64/arm64/;s/x86_64/x64/')",
+        '  "$dir/node_modules/lefthook-${osArch}-${cpuArch}/bin/lefthook" "$@"',
+        '}',
+        'call_lefthook run "pre-commit" "$@"',
+        '',
+      ].join('\n'),
+    );
+    const mark = path.join(marks, 't8b');
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: [
+        'mkdir -p tools/lh/bin',
+        `printf '#!/bin/sh\\nenv > ${mark}\\nexit 0\\n' > tools/lh/bin/lefthook && chmod +x tools/lh/bin/lefthook`,
+        `mv ${pkg} node_modules/old && ln -s ../tools/lh ${pkg} && echo swapped`,
+      ].join('\n'),
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 700)}`);
+    writeFileSync(path.join(root, 'src', 'app', 'b.txt'), 'b\n');
+    personGit(root, 'add', 'src');
+    personGit(root, 'commit', '-qm', 'person work');
+    assert.doesNotMatch(read(mark), /BAIT-T-person/, 'the person’s commit ran the agent’s binary');
+  },
+);
+
 /** The worker's announcements need the session temp root (0700, the worker's): made when absent, as a worker does. */
 function writeableTempRoot(): boolean {
   try {
