@@ -9,10 +9,12 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import * as path from 'node:path';
 import { holeGate, redTeamUnit } from '../support/redTeamUnit';
 import { callStarted, endedChecked, liveSandboxWriters } from '../../src/sandbox/liveWriters';
 import { sessionTempRoot } from '../../src/sandbox/sessionTemp';
+import { startupTargets } from '../../src/permissions/startupSources';
 import {
   checkNoLiveWriter,
   checkSettledControlFiles,
@@ -384,6 +386,31 @@ test(
     personGit(root, 'add', 'src');
     personGit(root, 'commit', '-qm', 'person work');
     assert.doesNotMatch(read(mark), /BAIT-T-person/, 'the person’s commit ran the agent’s binary');
+  },
+);
+
+// T10 (a session in HOME; S2's rule): startupSources.ts namedHomePaths reads `$HOME`, `${HOME}`, `~`,
+// systemd's `%h` and the literal home. ssh names the home directory `%d` (ssh_config TOKENS:
+// `ProxyCommand %d/bin/proxy %h %p`, `KnownHostsCommand`, `LocalCommand`, `Match exec`), and git
+// and the shells expand `~<user>/` — the person's own name — to it too (`core.hooksPath =
+// ~alice/githooks`). Those programs stay the agent's to rewrite in a session in HOME.
+test(
+  'T10 rule (a session in HOME): startupTargets reads ssh’s %d and git’s ~<user>/ as the home directory',
+  hole('T10: namedHomePaths knows $HOME, ~, %h and the literal path, not ssh’s %d nor ~<user>/'),
+  () => {
+    const h = path.join(red.base, 't10-home');
+    for (const d of ['.ssh', 'proxy', 'kh', 'githooks']) mkdirSync(path.join(h, d), { recursive: true });
+    writeFileSync(
+      path.join(h, '.ssh', 'config'),
+      'Host *\n  ProxyCommand %d/proxy/run %h %p\n  KnownHostsCommand %d/kh/run %H\n',
+    );
+    writeFileSync(path.join(h, '.gitconfig'), `[core]\n\thooksPath = ~${userInfo().username}/githooks\n`);
+    const got = new Set(startupTargets(h).map((p) => path.relative(h, p)));
+    assert.deepEqual(
+      ['proxy', 'kh', 'githooks'].filter((d) => !got.has(d)),
+      [],
+      `what the person’s ssh and git run from HOME: ${[...got].join(', ')}`,
+    );
   },
 );
 
