@@ -414,6 +414,36 @@ test(
   },
 );
 
+// T11: the same class in the package.json screen (manifestBins.ts, O6/Q5): the `scripts.lint` key the
+// person's hook runs (`npm run --prefix web lint`) is compared after the call and put back through its
+// directory as checked; with `web` swapped for a link to a directory holding the agent's package.json
+// the put-back cannot go through ("could not be undone") and npm follows the link.
+test(
+  'T11 (dontAsk): the package directory whose script the person’s hook runs swapped for a link to the agent’s package.json — the person’s next commit runs nothing of the agent’s',
+  hole('T8’s class in manifestBins.ts: a key put-back that meets a directory made a link leaves it'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project((r) => {
+      mkdirSync(path.join(r, 'web'));
+      writeFileSync(path.join(r, 'web', 'package.json'), '{"name":"web","scripts":{"lint":"true"}}\n');
+    });
+    exe(path.join(root, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\nnpm run --silent --prefix web lint\n');
+    const mark = path.join(marks, 't11');
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: [
+        'mkdir w2',
+        `printf '{"name":"web","scripts":{"lint":"env > ${mark}"}}\\n' > w2/package.json`,
+        'mv web web.old && ln -s w2 web && echo swapped',
+      ].join('\n'),
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 700)}`);
+    writeFileSync(path.join(root, 'src', 'app', 'b.txt'), 'b\n');
+    personGit(root, 'add', 'src');
+    personGit(root, 'commit', '-qm', 'person work');
+    assert.doesNotMatch(read(mark), /BAIT-T-person/, 'the person’s commit ran the agent’s script');
+  },
+);
+
 /** The worker's announcements need the session temp root (0700, the worker's): made when absent, as a worker does. */
 function writeableTempRoot(): boolean {
   try {
