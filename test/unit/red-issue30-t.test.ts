@@ -41,8 +41,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // a running call's `mv stash/cfg packages/x/.claude` put a file there whose change time is older than
 // the call. Neither the live-writer check nor the settle checks (the same change time) see it.
 test(
-  'T1 (L10, a directory renamed into place): a settings file an earlier call left elsewhere, moved in with its directory during a live call, is read by the person’s run',
-  hole('T1: checkNoLiveWriter reads the file’s own change time only; a renamed directory keeps it'),
+  'T1 (L10, a directory renamed into place): a settings file an earlier call left elsewhere, moved in with its directory during a live call — the person’s run refuses it',
+  // Closed on main 6b892dc (the directories on the way count); failed on d967ac0.
+  {},
   async (t) => {
     const root = project();
     const stash = path.join(root, 'stash', 'cfg');
@@ -62,7 +63,9 @@ test(
       const written = path.join(root, 'packages', 'y', '.claude', 'settings.json');
       writeFileSync(written, JSON.stringify(hooks));
       assert.throws(() => checkNoLiveWriter(projectControlFiles(path.dirname(path.dirname(written))), mine));
-      // The attack: the live call's `mv stash/cfg packages/x/.claude`.
+      // The attack: the live call's `mv stash/cfg packages/x/.claude` — its command runs once its bwrap and shell
+      // are up, tens of milliseconds after the call is announced (settledControl.ts DIRECTORY_SLACK_MS: 25 ms).
+      await sleep(100);
       renameSync(stash, path.join(root, 'packages', 'x', '.claude'));
       const files = projectControlFiles(path.join(root, 'packages', 'x'));
       let refused = '';
@@ -175,7 +178,8 @@ test(
 // hook runs `<project>/.venv/bin/python3` by path: the person's next commit runs the agent's script.
 test(
   'T8 (dontAsk): R2 again — .venv/bin swapped for a link to a directory holding the agent’s python3; the person’s next commit runs nothing of the agent’s',
-  hole('T8: restoreLinks cannot go through a directory made a link, and leaves it (fail open)'),
+  // Closed on main 6b892dc (the link on the way cut, the directory put back); failed on d967ac0.
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = preCommitVenv();
