@@ -184,3 +184,32 @@ test(
     assert.doesNotMatch(read(mark), /BAIT-T-person/, 'the person’s commit ran the agent’s hook');
   },
 );
+
+// T14: T13's class one screen earlier. The object screen reads `objects/info/alternates` with the same
+// reader (movedObjects.ts undoAlternates → readRegularFile, outside its try), and it runs BEFORE the
+// ref screen (sessionPlan.ts undoProtectedNow: objects → refs → staged → todos, no try between). A
+// FILE `.git/objects/info` (git then reads no alternates, packs list or commit-graph: harmless to it)
+// makes the object screen throw ENOTDIR, and P1's branch (a ref to a commit replacing the person's
+// pre-commit, closed since round p) is never screened: their `git checkout fix` and next commit run it.
+test(
+  'T14 (dontAsk): P1’s branch again, with a FILE .git/objects/info — the person’s git checkout of it and next commit run nothing of the agent’s',
+  hole('T13’s class: the object screen throws ENOTDIR and the ref screen after it never runs'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = hookedProject();
+    const mark = path.join(marks, 't14');
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: [
+        ...hookCommit(mark),
+        'git update-ref refs/heads/fix "$c"',
+        'rm -rf .git/objects/info && touch .git/objects/info && git log --oneline -1 fix',
+      ].join('\n'),
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 700)}`);
+    personGit(root, 'checkout', '-q', 'fix');
+    writeFileSync(path.join(root, 'src', 'app', 'b.txt'), 'b\n');
+    personGit(root, 'add', 'src');
+    personGit(root, 'commit', '-qm', 'person work');
+    assert.doesNotMatch(read(mark), /BAIT-T-person/, 'the person’s commit ran the agent’s hook');
+  },
+);
