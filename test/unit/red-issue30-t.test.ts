@@ -15,6 +15,7 @@ import { holeGate, redTeamUnit } from '../support/redTeamUnit';
 import { callStarted, endedChecked, liveSandboxWriters } from '../../src/sandbox/liveWriters';
 import { sessionTempRoot } from '../../src/sandbox/sessionTemp';
 import { startupTargets } from '../../src/permissions/startupSources';
+import { repositoryConfigTargets } from '../../src/sandbox/repoConfigTargets';
 import {
   checkNoLiveWriter,
   checkSettledControlFiles,
@@ -368,6 +369,36 @@ test(
     personGit(root, 'add', 'src');
     personGit(root, 'commit', '-qm', 'person work');
     assert.doesNotMatch(read(mark), /BAIT-T-person/, 'the person’s commit ran the agent’s script');
+  },
+);
+
+// T16 (rule): hookFrameworks.ts reads lefthook's `run:`, `extends:` and `source_dir`s. lefthook also
+// sources the `rc:` file (an sh script) before its commands, substitutes `templates:` values into
+// `run:` lines (`{wrap} fmt`), and runs a command with `root: web` from `web/` (lefthook.dev
+// configuration: rc, templates, root). None of those files is protected: `./lint.sh` under `root:
+// web` is taken from the top (the wrong file), `.lefthookrc` and `bin/wrap` not at all. lefthook
+// is not installed here: a rule row on repositoryConfigTargets.
+test(
+  'T16 rule: what lefthook’s rc:, templates: and a command’s root: make each commit run is protected',
+  hole('T16: hookFrameworks.ts reads lefthook’s run:/extends:/source_dir only'),
+  () => {
+    const root = project((r) => {
+      for (const f of ['.lefthookrc', 'bin/wrap', 'web/lint.sh']) exe(path.join(r, f), '#!/bin/sh\n');
+      writeFileSync(
+        path.join(r, 'lefthook.yml'),
+        'rc: ./.lefthookrc\ntemplates:\n  wrap: ./bin/wrap\npre-commit:\n  commands:\n    lint:\n      root: web\n      run: ./lint.sh\n    fmt:\n      run: "{wrap} fmt"\n',
+      );
+    });
+    exe(
+      path.join(root, '.git', 'hooks', 'pre-commit'),
+      '#!/bin/sh\ncall_lefthook()\n{\n  lefthook "$@"\n}\ncall_lefthook run "pre-commit" "$@"\n',
+    );
+    const got = new Set(repositoryConfigTargets([root]).map((e) => path.relative(root, e.path)));
+    assert.deepEqual(
+      ['.lefthookrc', 'bin/wrap', 'web/lint.sh'].filter((f) => !got.has(f)),
+      [],
+      `protected: ${[...got].filter((f) => !/lefthook/.test(f)).join(', ')}`,
+    );
   },
 );
 
