@@ -213,3 +213,36 @@ test(
     assert.doesNotMatch(read(mark), /BAIT-T-person/, 'the person’s commit ran the agent’s hook');
   },
 );
+
+// T17: `git rebase --update-refs` (git 2.38+) keeps `rebase-merge/update-refs`: for each branch its
+// name, the commit it had and the commit to move it to; when the rebase ends, git moves each branch
+// from the one to the other (sequencer.c do_update_refs) — for any branch listed, whatever the todo
+// holds. The sequencer screen reads `orig-head`, `onto`, `autostash`, `strategy`, the todo, not this
+// file; the ref screen runs after the call, and the branch moves later, at the person's `git rebase
+// --continue`. One call: P1's commit `c`, a stopped rebase, `update-refs` moving the person's
+// `feature` to c. Their `--continue`, `git checkout feature` and next commit run the agent's hook.
+test(
+  'T17 (dontAsk): a stopped rebase whose update-refs moves the person’s feature branch to P1’s commit — the person’s git rebase --continue, checkout of feature and next commit run nothing of the agent’s',
+  hole('T17: rebase-merge/update-refs (branches git moves when the rebase ends) is not screened'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = hookedProject();
+    git(root, 'branch', 'feature');
+    const mark = path.join(marks, 't17');
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: [
+        ...hookCommit(mark),
+        `GIT_SEQUENCE_EDITOR="f() { printf 'break\\\\n' > \\"\\$1\\"; }; f" git rebase -i HEAD 2>&1 || true`,
+        'printf "refs/heads/feature\\n%s\\n%s\\n" "$(git rev-parse feature)" "$c" > .git/rebase-merge/update-refs',
+        'git status | head -3',
+      ].join('\n'),
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 700)}`);
+    personGit(root, 'rebase', '--continue');
+    personGit(root, 'checkout', '-q', 'feature');
+    writeFileSync(path.join(root, 'src', 'app', 'b.txt'), 'b\n');
+    personGit(root, 'add', 'src');
+    personGit(root, 'commit', '-qm', 'person work');
+    assert.doesNotMatch(read(mark), /BAIT-T-person/, 'the person’s commit ran the agent’s hook');
+  },
+);
