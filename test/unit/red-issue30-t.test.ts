@@ -402,6 +402,31 @@ test(
   },
 );
 
+// T18: T2's other side. A session started in a SUBDIRECTORY of the person's repository (a monorepo's
+// `packages/x`: the usual way to keep an agent to one package) has no `.git` at its working directory:
+// `scanRepositories` (gitDirOf(root)) finds no repository, so nothing its hooks run is read. The
+// hooks directory is outside the session's reach, but the files the hooks run inside `packages/x`
+// are the agent's: `.git/hooks/pre-commit` runs `sh packages/x/scripts/check.sh`; one call rewrites
+// `scripts/check.sh`; the person's next commit (anywhere in the repository) runs it.
+test(
+  'T18 (dontAsk, a session in a subdirectory of the repository): a script the person’s hook runs inside that subdirectory — the person’s next commit runs nothing of the agent’s',
+  hole('T18: the repository around a working directory (no .git at it) is not read for what its hooks run'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const repo = project((r) => exe(path.join(r, 'packages', 'x', 'scripts', 'check.sh'), '#!/bin/sh\nexit 0\n'));
+    exe(path.join(repo, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\nsh packages/x/scripts/check.sh\n');
+    const mark = path.join(marks, 't18');
+    const out = await tool(path.join(repo, 'packages', 'x'), 'dontAsk', 'Bash', {
+      command: `printf 'env > ${mark}\\n' > scripts/check.sh && echo written`,
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 500)}`);
+    writeFileSync(path.join(repo, 'src', 'app', 'b.txt'), 'b\n');
+    personGit(repo, 'add', 'src');
+    personGit(repo, 'commit', '-qm', 'person work');
+    assert.doesNotMatch(read(mark), /BAIT-T-person/, 'the person’s commit ran the agent’s script');
+  },
+);
+
 /** The worker's announcements need the session temp root (0700, the worker's): made when absent, as a worker does. */
 function writeableTempRoot(): boolean {
   try {
