@@ -7,7 +7,7 @@
 // then docs/security.md.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import * as path from 'node:path';
@@ -424,6 +424,35 @@ test(
     personGit(repo, 'add', 'src');
     personGit(repo, 'commit', '-qm', 'person work');
     assert.doesNotMatch(read(mark), /BAIT-T-person/, 'the person’s commit ran the agent’s script');
+  },
+);
+
+// T19 (sessions apart: availability): Q16's index screen keeps `.git/index` when each command
+// starts (stagedHooks.ts stagedSnapshots: lstat, then readFileSync of the path). `.git/` is the
+// sandbox's to write: `rm .git/index && mkfifo .git/index` (checked by hand: allowed, and the check
+// after that call blocks the worker ~10 s on the door's `git ls-files` with its timeout, synchronously:
+// the call took 12.4 s). The NEXT command's start opens the FIFO with no writer: the worker's one
+// JS thread blocks for good — every session on it. A child process stands in for the worker here.
+test(
+  'T19 (sessions apart): a FIFO left as .git/index — the next command’s index snapshot returns (the worker’s thread is not blocked)',
+  hole('T19: stagedSnapshots reads .git/index by path with a blocking open; a FIFO there blocks the worker'),
+  () => {
+    const root = project();
+    rmSync(path.join(root, '.git', 'index'));
+    execFileSync('mkfifo', [path.join(root, '.git', 'index')]);
+    const snap = path.resolve(__dirname, '..', '..', 'src', 'sandbox', 'stagedHooks.js');
+    const r = spawnSync(
+      process.execPath,
+      ['-e', `require(${JSON.stringify(snap)}).stagedSnapshots([${JSON.stringify(root)}])`],
+      {
+        timeout: 5_000,
+      },
+    );
+    assert.equal(
+      r.error === undefined && r.status === 0,
+      true,
+      `the snapshot returned: ${r.error?.message ?? r.status}`,
+    );
   },
 );
 
