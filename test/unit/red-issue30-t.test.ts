@@ -456,6 +456,24 @@ test(
   },
 );
 
+// T19b: the same class in what each tool call computes: toolSession.ts sessionPermission → the files
+// the session's hooks run (commandFiles.ts hookControlFiles → packageScriptFiles), which reads
+// `<root>/package.json` with a bare readFileSync (no stat) when a hook runs `npm run <x>` (a
+// PostToolUse `npm run lint`, a common settings hook). The agent's `rm package.json && mkfifo
+// package.json` blocks the worker at the session's next tool call.
+test(
+  'T19b (sessions apart): package.json made a FIFO, a session hook `npm run lint` — the files the hooks run are computed (the worker’s thread is not blocked)',
+  hole('T19: packageScriptFiles reads package.json by path with a blocking open'),
+  () => {
+    const root = project();
+    execFileSync('mkfifo', [path.join(root, 'package.json')]);
+    const lib = path.resolve(__dirname, '..', '..', 'src', 'permissions', 'commandFiles.js');
+    const call = `require(${JSON.stringify(lib)}).hookControlFiles([{ command: 'npm run lint' }], ${JSON.stringify(root)}, [${JSON.stringify(root)}])`;
+    const r = spawnSync(process.execPath, ['-e', call], { timeout: 5_000 });
+    assert.equal(r.error === undefined && r.status === 0, true, `computed: ${r.error?.message ?? r.status}`);
+  },
+);
+
 /** The worker's announcements need the session temp root (0700, the worker's): made when absent, as a worker does. */
 function writeableTempRoot(): boolean {
   try {
