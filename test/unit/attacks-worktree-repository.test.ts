@@ -1,8 +1,9 @@
 // unit: which repository worker-side git runs in, and which worktree a session may enter (issue 30,
 // classes 1 and 2; DESIGN invariants 13 and 15; docs/security.md "Worktrees"). Real git, real
 // files, Bash in the real OS sandbox, every call through runToolPipeline, in every permission mode
-// (two rows sample them: ATTACKS_WT_ALL_MODES=1 for all), with bait secrets in the worker's environment. The session's repository is the one recorded at
-// its start (the sandbox settings' `repository`, as src/sessionInput.ts records it):
+// (two rows sample them: ATTACKS_WT_ALL_MODES=1 for all), with bait secrets in the worker's
+// environment. The session's repository is the one recorded at its start (the sandbox settings'
+// `repository`, as src/sessionInput.ts records it):
 // - class 1: sandboxed Bash builds a nested repository whose filters and hooks would run as the
 //   worker (in node_modules, deeper than the protection scan, in the session's task-output
 //   directory, under a temp directory holding a `.git`), cds there, then EnterWorktree and an
