@@ -23,6 +23,7 @@ import { runHostProcessSync } from '../hostProcess/door';
 import { GIT_GUARD_ENV } from '../hostProcess/git';
 import { anchoredFile, readdirOwned, removeAnchored, readRegularFile, removeTree, undoDirectoryLink } from './anchored';
 import { submoduleGitDirs } from './repoConfigTargets';
+import { StampedListings } from './stampedListing';
 
 /** The git directories whose objects a command may have forged, and when it started. */
 export interface ObjectSnapshots {
@@ -217,11 +218,18 @@ interface Pass {
   checked: number;
 }
 
+/**
+ * The names in each `objects/xx` directory, kept while it is unchanged (stampedListing.ts: a new
+ * object changes its directory's stamp; one rewritten in place does not, and each file's own times
+ * are read below whatever the listing).
+ */
+const fanoutListings = new StampedListings((_dir, entries) => entries);
+
 /** The loose objects of one `objects/xx` directory the command wrote: each hashed against its name. */
 function screenFanout(dir: string, fan: string, pass: Pass, whole: boolean): void {
-  let entries: fs.Dirent[];
+  let entries: readonly fs.Dirent[];
   try {
-    entries = readdirOwned(dir);
+    entries = fanoutListings.of(dir);
   } catch {
     // Not listable even by its owner: what the command wrote there cannot be told apart (S4).
     const st = fs.lstatSync(dir, { throwIfNoEntry: false });
