@@ -237,7 +237,7 @@ function screenFanout(dir: string, fan: string, pass: Pass, whole: boolean): voi
     return;
   }
   for (const e of entries) {
-    const p = path.join(dir, e.name);
+    const p = `${dir}/${e.name}`; // path.join's own work on each of thousands (dir is normalized: screenObjects)
     const st = fs.lstatSync(p, { throwIfNoEntry: false });
     if (!st || (!whole && !fresh(st, pass.since))) continue;
     if (!LOOSE.test(e.name)) {
