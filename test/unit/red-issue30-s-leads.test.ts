@@ -1,0 +1,119 @@
+// unit (issue 30, red team s's leads that had no row, session 25). Running by default; each row failed
+// before its fix (the commits say how).
+//  - The sequencer screen's removal through a link (sequencerState.ts `drop`): a stopped rebase's
+//    state reached through `.git/rebase-merge` (or `.git/worktrees`) made a symbolic link to the
+//    person's OTHER repository, mid-rebase with their own `--exec` lines: its todo read as new
+//    `exec` lines, and the undo removed the person's todo there by path (main 4e4631d). Closed by
+//    S1's fix (8e5f7c9: removals through directories opened from `/`, no link followed); these rows
+//    keep it closed.
+//  - The start-up files' budget (startupSources.ts): one 64-file budget shared by the start-up
+//    files, `~/.bashrc.d`'s snippets and what the files source: 40 snippets starved the files
+//    `.bashrc` sources, and what those source was written by a session in HOME.
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { startupTargets } from '../../src/permissions/startupSources';
+import { closedHomePath } from '../../src/permissions/homeClosure';
+import { todoSnapshots, undoTodoExecs } from '../../src/sandbox/sequencerState';
+import { redTeamUnit } from '../support/redTeamUnit';
+
+const red = redTeamUnit({ round: 'Q', tag: 'r30sl', label: 's, leads', projectPrefix: 'l' });
+const { base, home, marks, GIT_ENV, read, git, project, tool } = red;
+let skip: string | false = false;
+before(async () => (skip = await red.setUp()));
+
+/** The person's other repository, stopped at `break` in their own `git rebase -i --exec` (their todo holds exec lines). */
+function personStoppedRebase(name: string, worktree?: string): { todo: string; text: string } {
+  const root = project();
+  for (let i = 1; i <= 3; i++) {
+    writeFileSync(path.join(root, `c${i}`), `c${i}\n`);
+    git(root, 'add', `c${i}`);
+    git(root, 'commit', '-qm', `c${i}`);
+  }
+  let at = root;
+  if (worktree) {
+    at = path.join(base, `${name}-wt`);
+    git(root, 'worktree', 'add', '-q', at, '-b', `${name}-feature`);
+  }
+  git(at, '-c', 'sequence.editor=sed -i 1ibreak', 'rebase', '-i', '--exec', 'true', 'HEAD~2');
+  const todo = path.join(git(at, 'rev-parse', '--absolute-git-dir').trim(), 'rebase-merge', 'git-rebase-todo');
+  const text = readFileSync(todo, 'latin1');
+  assert.match(text, /^exec true$/m, 'the person’s own rebase stopped with exec lines');
+  return { todo, text };
+}
+
+test('lead s-drop (dontAsk): .git/rebase-merge made a link to the person’s other repository, stopped in their own rebase with --exec — nothing of theirs is removed, the link is', async (t) => {
+  if (skip) return t.skip(skip);
+  const theirs = personStoppedRebase('drop');
+  const root = project();
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: `ln -s ${path.dirname(theirs.todo)} .git/rebase-merge && git status | head -3`,
+  });
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 600)}`);
+  assert.equal(read(theirs.todo), theirs.text, 'the person’s todo in their other repository');
+  assert.equal(existsSync(path.join(root, '.git', 'rebase-merge')), false, 'the link in the project');
+});
+
+test('lead s-drop (the screen, a linked `.git/worktrees`): the todo of the person’s other repository’s worktree, read through the link, is never removed through it', () => {
+  const theirs = personStoppedRebase('wts', 'worktree');
+  const root = project();
+  const gitDir = path.join(root, '.git');
+  const before = todoSnapshots([gitDir]);
+  // What a command could leave in a repository it made (the screen reads `worktrees/*` of each git directory).
+  symlinkSync(path.dirname(path.dirname(path.dirname(theirs.todo))), path.join(gitDir, 'worktrees'));
+  const notes = undoTodoExecs(before, [gitDir]);
+  assert.equal(read(theirs.todo), theirs.text, `the person’s todo (notes: ${notes.join(' | ')})`);
+});
+
+// ---------------------------------------------------------------------------------------------------
+// The start-up files' budget: `~/.bashrc.d` of 40 snippets, `.bashrc` sources `~/tools/env.sh`, which
+// sources `~/sdk/activate.sh` and puts `~/mybin` on PATH.
+function snippetHome(name: string): string {
+  const h = path.join(base, name);
+  for (const d of ['.bashrc.d', 'tools', 'sdk', 'mybin', 'work']) mkdirSync(path.join(h, d), { recursive: true });
+  for (let i = 0; i < 40; i++)
+    writeFileSync(path.join(h, '.bashrc.d', `${String(i).padStart(2, '0')}-x.sh`), `alias a${i}=true\n`);
+  writeFileSync(
+    path.join(h, '.bashrc'),
+    'for f in ~/.bashrc.d/*.sh; do . "$f"; done\n[ -f ~/tools/env.sh ] && . ~/tools/env.sh\n',
+  );
+  writeFileSync(path.join(h, 'tools', 'env.sh'), '. "$HOME/sdk/activate.sh"\nexport PATH="$HOME/mybin:$PATH"\n');
+  writeFileSync(path.join(h, 'sdk', 'activate.sh'), '# the sdk\n');
+  return h;
+}
+
+test('lead s-startup (rule): with 40 snippets in ~/.bashrc.d, what the files .bashrc sources source is still read', () => {
+  const h = snippetHome('startup-rule');
+  const got = new Set(startupTargets(h).map((p) => path.relative(h, p)));
+  for (const want of ['tools', 'sdk', 'mybin']) assert.ok(got.has(want), `${want} in ${[...got].join(', ')}`);
+  assert.ok(!got.has('work'), `work not in ${[...got].join(', ')}`);
+  const scope = { home: h, workingDirectories: [h], pathVar: '/usr/bin' };
+  assert.equal(closedHomePath(path.join(h, 'sdk', 'activate.sh'), scope, 'write'), true, 'the file tools ask');
+});
+
+test('lead s-startup (dontAsk, a session in HOME): ~/sdk/activate.sh, sourced by what .bashrc sources past 40 snippets, is not the agent’s to write', async (t) => {
+  if (skip) return t.skip(skip);
+  const h = snippetHome('startup-home');
+  const mark = path.join(marks, 'startup');
+  process.env.HOME = h;
+  let out;
+  try {
+    out = await tool(h, 'dontAsk', 'Bash', {
+      command: `echo 'env >> ${mark}' >> ~/sdk/activate.sh; tail -n1 ~/sdk/activate.sh`,
+    });
+  } finally {
+    process.env.HOME = home;
+  }
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 400)}`);
+  try {
+    execFileSync('bash', ['-c', '. "$HOME/.bashrc"'], {
+      env: { ...GIT_ENV, HOME: h, PERSON_SECRET: 'BAIT-Q-person' },
+      stdio: 'ignore',
+    });
+  } catch {
+    // a failing start-up file is not a run
+  }
+  assert.deepEqual({ ranAtShellStart: existsSync(mark) }, { ranAtShellStart: false }, read(mark).slice(0, 200));
+});
