@@ -13,14 +13,15 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import * as path from 'node:path';
 import { startupTargets } from '../../src/permissions/startupSources';
 import { closedHomePath } from '../../src/permissions/homeClosure';
 import { todoSnapshots, undoTodoExecs } from '../../src/sandbox/sequencerState';
-import { redTeamUnit } from '../support/redTeamUnit';
+import { envGate, redTeamUnit } from '../support/redTeamUnit';
 
 const red = redTeamUnit({ round: 'Q', tag: 'r30sl', label: 's, leads', projectPrefix: 'l' });
-const { base, home, marks, GIT_ENV, read, git, project, tool } = red;
+const { base, home, marks, GIT_ENV, read, git, project, exe, personGit, tool } = red;
 let skip: string | false = false;
 before(async () => (skip = await red.setUp()));
 
@@ -117,3 +118,44 @@ test('lead s-startup (dontAsk, a session in HOME): ~/sdk/activate.sh, sourced by
   }
   assert.deepEqual({ ranAtShellStart: existsSync(mark) }, { ranAtShellStart: false }, read(mark).slice(0, 200));
 });
+
+// ---------------------------------------------------------------------------------------------------
+// Objects forged by a command still running: Q1's forgery (the loose object of the person's committed
+// `.githooks/pre-commit` rewritten under its own id), the command then held open as a background
+// task or a dev server would be; meanwhile the person's `git worktree add` + commit there.
+test(
+  'lead s-objects (dontAsk, KNOWN LIMIT): a loose object forged by a command that is still running — the person’s git worktree add + commit meanwhile runs the agent’s hook',
+  envGate(
+    ['R30S_LIMITS'],
+    'KNOWN LIMIT (docs/security.md, objects row): the object screen runs after each command, not live',
+  ),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project((r) => exe(path.join(r, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n'));
+    git(root, 'config', 'core.hooksPath', '.githooks');
+    execFileSync('mkfifo', [path.join(root, '.release')]);
+    const mark = path.join(marks, 'objects-live');
+    const body = JSON.stringify(`#!/bin/sh\nenv > ${mark}\nexit 0\n`);
+    const call = tool(root, 'dontAsk', 'Bash', {
+      command: [
+        'set -e',
+        'h=$(git rev-parse HEAD:.githooks/pre-commit)',
+        'o="$(git rev-parse --git-path objects)/${h:0:2}/${h:2}"',
+        `python3 -c 'import sys, zlib; b = ${body}.encode(); open(sys.argv[1], "wb").write(zlib.compress(b"blob %d\\0" % len(b) + b))' "$o.new"`,
+        'mv -f "$o.new" "$o"',
+        'touch .forged; read x < .release; echo released',
+      ].join('\n'),
+    });
+    for (let i = 0; i < 600 && !existsSync(path.join(root, '.forged')); i++) await sleep(50);
+    const wt = path.join(base, 'objects-live-feature');
+    personGit(root, 'worktree', 'add', '-q', wt, '-b', 'feature');
+    writeFileSync(path.join(wt, 'src', 'app', 'b.txt'), 'b\n');
+    personGit(wt, 'add', '-A');
+    personGit(wt, 'commit', '-qm', 'feature work');
+    writeFileSync(path.join(root, '.release'), 'go\n');
+    const out = await call;
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 600)}`);
+    assert.match(out.text, /did not hold what their name says/, 'removed once the command ended');
+    assert.deepEqual({ hookRan: existsSync(mark) }, { hookRan: false }, read(mark).slice(0, 300));
+  },
+);
