@@ -118,22 +118,22 @@ export function undoTodoExecs(
     const where = rel(p);
     if (now === null) {
       notes.push(
-        `${where}: a rebase todo that is no regular file (or too big to read); ${drop(p) ? 'removed' : 'could not be undone'}`,
+        `${where}: a rebase todo that is no regular file (or too big to read); ${drop(p) ?? 'could not be undone'}`,
       );
       continue;
     }
     const { kept, execs, picks } = keptLines(now, was, path.dirname(path.dirname(p)), screen);
     if (execs + picks === 0) continue;
-    let ok: boolean;
+    let done: string | undefined;
     try {
       anchoredFile(p, (pinned) => {
         const tmp = `${pinned}.da-undo-${randomBytes(6).toString('hex')}`;
         fs.writeFileSync(tmp, kept.join('\n'), { encoding: 'latin1', flag: 'wx' });
         fs.renameSync(tmp, pinned);
       });
-      ok = true;
+      done = 'taken out';
     } catch {
-      ok = drop(p);
+      done = drop(p);
     }
     const what = [
       execs ? `${execs} exec line(s)` : '',
@@ -142,7 +142,7 @@ export function undoTodoExecs(
       .filter(Boolean)
       .join(' and ');
     notes.push(
-      `${where}: ${what} the command left in a todo (the person's \`git rebase --continue\` or \`cherry-pick --continue\` would run them); ${ok ? 'taken out' : 'could not be undone'}`,
+      `${where}: ${what} the command left in a todo (the person's \`git rebase --continue\` or \`cherry-pick --continue\` would run them); ${done ?? 'could not be undone'}`,
     );
   }
   // The strategy and the commits the operation goes back to (red team s, S6).
@@ -150,16 +150,21 @@ export function undoTodoExecs(
   return notes;
 }
 
-function drop(p: string): boolean {
+/**
+ * Removes the todo, or its state directory when the todo is out of reach (a link on the way: red team
+ * s's lead, `.git/rebase-merge` led to the person's other repository); never through a link
+ * (removeTree: the directory opened from `/`). Says what went; undefined when nothing could.
+ */
+function drop(p: string): string | undefined {
   try {
     removeTree(p);
-    return true;
+    return 'removed';
   } catch {
     try {
-      removeTree(path.dirname(p)); // the state directory itself (out of reach)
-      return true;
+      removeTree(path.dirname(p)); // the state directory itself (out of reach): a link is removed as a link
+      return `removed with its state directory ${path.basename(path.dirname(p))} (out of reach: nothing followed)`;
     } catch {
-      return false;
+      return undefined;
     }
   }
 }

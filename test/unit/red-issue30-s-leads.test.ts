@@ -55,6 +55,7 @@ test('lead s-drop (dontAsk): .git/rebase-merge made a link to the person’s oth
   t.diagnostic(`${out.status}: ${out.text.slice(0, 600)}`);
   assert.equal(read(theirs.todo), theirs.text, 'the person’s todo in their other repository');
   assert.equal(existsSync(path.join(root, '.git', 'rebase-merge')), false, 'the link in the project');
+  assert.match(out.text, /removed with its state directory rebase-merge \(out of reach: nothing followed\)/);
 });
 
 test('lead s-drop (the screen, a linked `.git/worktrees`): the todo of the person’s other repository’s worktree, read through the link, is never removed through it', () => {
