@@ -26,6 +26,7 @@ const PICKS = path.join('sequencer', 'todo');
 /** A todo bigger than this is not read: removed when the command wrote it. */
 const MAX_TODO = 4 << 20;
 const EXEC = /^[ \t]*(exec|x)([ \t]|$)/i;
+const LABEL = /^[ \t]*(?:label|l)[ \t]+(\S+)/i;
 
 /** The commits or labels a todo line names, as git's sequencer parses it (parse_insn_line). */
 export function todoLineWords(line: string): string[] {
@@ -77,10 +78,13 @@ function keptLines(now: string, was: string | undefined, gitDir: string, screen?
   const known = new Map<string, number>();
   for (const l of (was ?? '').split('\n')) known.set(l, (known.get(l) ?? 0) + 1);
   const lines = now.split('\n');
-  // Labels the todo itself makes (`label x`, then `reset x`/`merge x`): what they name is screened as it is made.
-  const labels = new Set(lines.map((l) => /^[ \t]*(?:label|l)[ \t]+(\S+)/i.exec(l)?.[1]).filter(Boolean));
   const fresh = lines.filter((l) => !known.has(l));
   const hostile = fresh.length > MAX_SCREENED;
+  // Labels the todo makes ABOVE a line (`label x`, then `reset x`/`merge x`): git reads `refs/rewritten/x`,
+  // which that label writes from what the lines above it made (screened as they are). A word with no
+  // label above it is screened as git would read it, `refs/rewritten/<w>` then `<w>` itself (red team t,
+  // T4: `reset <P1's commit>` then `label <the same id>` reset the person's branch to it).
+  const labelled = new Set<string>();
   const kept: string[] = [];
   let execs = 0;
   let picks = 0;
@@ -92,10 +96,12 @@ function keptLines(now: string, was: string | undefined, gitDir: string, screen?
     } else if (EXEC.test(l)) execs++;
     else if (
       screen &&
-      todoLineWords(l).some((w) => !labels.has(w) && !w.startsWith('[') && (hostile || screen(gitDir, w)))
+      todoLineWords(l).some((w) => !labelled.has(w) && !w.startsWith('[') && (hostile || screen(gitDir, w)))
     )
       picks++;
     else kept.push(l);
+    const label = LABEL.exec(l)?.[1];
+    if (label !== undefined) labelled.add(label);
   }
   return { kept, execs, picks };
 }
