@@ -9,15 +9,17 @@
 // named in the result; a todo that is no regular file, or out of reach, is removed with its state
 // directory's todo (`git rebase --continue` then stops, nothing runs). A cherry-pick's or revert's
 // `sequencer/todo` runs only picks or reverts (git refuses other commands there); `rebase-apply/`
-// (am) has no command lines. A new line that picks, resets to or merges a commit that carries a git
-// directory or changes the repository's hooks (the ref screen's N3 and P1 rules, `screen`) is taken
-// out too, in a rebase's todo and a cherry-pick's: `git rebase --continue` picked P1's commit and
-// put its hook on disk (red team q, Q10's remainder).
+// (am) has no command lines, but patches it applies and commits (sequencerPatches.ts, T3). A new
+// line that picks, resets to or merges a commit that carries a git directory or changes the
+// repository's hooks (the ref screen's N3 and P1 rules, `screen`) is taken out too, in a rebase's
+// todo and a cherry-pick's: `git rebase --continue` picked P1's commit and put its hook on disk (red
+// team q, Q10's remainder).
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { anchoredFile, readRegularFile, removeTree } from './anchored';
 import { sequencerDirs, stateSnapshots, undoStateFiles, type TodoWordScreen } from './sequencerOptions';
+import { patchStamps, undoHookPatches } from './sequencerPatches';
 
 export type { TodoWordScreen } from './sequencerOptions';
 
@@ -63,6 +65,8 @@ function readTodo(p: string): string | undefined | null {
 /** The todos of `gitDirs` now (before a command). */
 export function todoSnapshots(gitDirs: readonly string[]): TodoSnapshots {
   const out: TodoSnapshots = stateSnapshots(gitDirs);
+  // A stopped am's patch files, by stamp (red team t, T3).
+  for (const [p, stamp] of patchStamps(sequencerDirs(gitDirs))) out.set(p, stamp);
   for (const p of todoPaths(gitDirs)) {
     const t = readTodo(p);
     out.set(p, t ?? undefined);
@@ -153,6 +157,8 @@ export function undoTodoExecs(
   }
   // The strategy and the commits the operation goes back to (red team s, S6).
   notes.push(...undoStateFiles(before, gitDirs, rel, screen));
+  // The patches a stopped am applies and commits at the person's --skip or --continue (red team t, T3).
+  notes.push(...undoHookPatches(before, sequencerDirs(gitDirs), rel));
   return notes;
 }
 

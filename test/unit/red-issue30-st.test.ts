@@ -15,6 +15,8 @@
 //    row, says why): its row shows the window and is skipped unless R30S_LIMITS=1.
 //  - T4: a todo word that is also a label the todo makes LATER (`reset <P1's commit>`, then `label
 //    <the same id>`): git reads it as a commit until the label exists; it was not screened.
+//  - T3: a stopped `git am` whose next patch (`.git/rebase-apply/0002`) replaces the person's hook:
+//    their `git am --skip` applied and committed it; nothing read the patches.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -24,6 +26,7 @@ import * as path from 'node:path';
 import { startupTargets } from '../../src/permissions/startupSources';
 import { closedHomePath } from '../../src/permissions/homeClosure';
 import { todoSnapshots, undoTodoExecs } from '../../src/sandbox/sequencerState';
+import { patchNames, touchesHooks } from '../../src/sandbox/sequencerPatches';
 import { envGate, redTeamUnit } from '../support/redTeamUnit';
 
 const red = redTeamUnit({ round: 'Q', tag: 'r30sl', label: 's, leads', projectPrefix: 'l' });
@@ -228,4 +231,68 @@ test('T4 guard: the agent’s own --rebase-merges rebase stopped at `break` keep
   assert.doesNotMatch(out.text, /taken out|removed/);
   git(root, 'rebase', '--continue');
   assert.equal(git(root, 'log', '--format=%s', '-1').trim(), 'merged');
+});
+
+test('T3 (dontAsk): a stopped git am whose next patch replaces the person’s pre-commit — the person’s git am --skip and next commit run nothing of the agent’s', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = hookedProject();
+  const mark = path.join(marks, 't3');
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: [
+      ...hookCommit(mark),
+      // c1 on HEAD changes a.txt, c2 on c1 replaces the hook: two patches.
+      'i="${TMPDIR:-/tmp}/t3-idx-$$"',
+      'a=$(printf one | git hash-object -w --stdin)',
+      'c1=$(GIT_INDEX_FILE=$i sh -c \'git read-tree HEAD && git update-index --cacheinfo "100644,$0,src/app/a.txt" && git commit-tree "$(git write-tree)" -p HEAD -m one\' "$a")',
+      'c2=$(GIT_INDEX_FILE=$i sh -c \'git read-tree "$0" && git update-index --cacheinfo "100755,$1,.githooks/pre-commit" && git commit-tree "$(git write-tree)" -p "$0" -m tidy\' "$c1" "$b")',
+      'git format-patch --stdout HEAD.."$c2" > "${TMPDIR:-/tmp}/t3.mbox"',
+      'echo local > src/app/a.txt && git commit -qam local',
+      'git am "${TMPDIR:-/tmp}/t3.mbox" 2>&1 | tail -2 || true',
+      'git status | head -4',
+    ].join('\n'),
+  });
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 700)}`);
+  personGit(root, 'am', '--skip');
+  assert.deepEqual({ hookRan: personCommitRan(root, mark) }, { hookRan: false }, read(mark).slice(0, 200));
+});
+
+test('T3 guard: the agent’s own git am stopped at a conflict keeps its state (the next call resolves it and --continue finishes it)', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = project();
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: [
+      'set -e',
+      'export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x',
+      'git checkout -q -b side',
+      'echo one > src/app/a.txt && git commit -qam one',
+      'echo two > src/app/b.txt && git add src && git commit -qm two',
+      'git format-patch -q -o "${TMPDIR:-/tmp}/t3g" main',
+      'git checkout -q main && echo local > src/app/a.txt && git commit -qam local',
+      'git am "${TMPDIR:-/tmp}"/t3g/*.patch 2>&1 | tail -1 || true',
+      'ls .git/rebase-apply | grep -c "^000"',
+    ].join('\n'),
+  });
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 700)}`);
+  assert.doesNotMatch(out.text, /state removed/);
+  assert.equal(existsSync(path.join(root, '.git', 'rebase-apply', '0002')), true, 'the am state');
+  git(root, 'am', '--skip');
+  assert.equal(git(root, 'log', '--format=%s', '-1').trim(), 'two');
+});
+
+test('T3 rule: the names a patch touches, as git apply reads its headers (quoted, traditional, spaces, renames; any -p)', () => {
+  const specs = ['.githooks', 'tools/lint.sh'];
+  const hits = (text: string) => touchesHooks(patchNames(text), specs);
+  assert.equal(hits('diff --git "a/.githooks/pre\\055commit" "b/.githooks/pre\\055commit"\n'), true, 'quoted, octal');
+  assert.equal(
+    hits('--- orig/x\n+++ new/.githooks/pre-commit\t2024-01-01 00:00:00\n@@ -1 +1 @@\n'),
+    true,
+    'traditional',
+  );
+  assert.equal(
+    hits('diff --git a/my dir/tools/lint.sh b/my dir/tools/lint.sh\n'),
+    true,
+    'spaces, a file the hooks run',
+  );
+  assert.equal(hits('diff --git a/x b/y\nrename from x\nrename to sub/.git/config\n'), true, 'a .git entry');
+  assert.equal(hits('diff --git a/src/app/a.txt b/src/app/a.txt\n--- a/src/app/a.txt\n+++ b/src/app/a.txt\n'), false);
 });
