@@ -17,6 +17,9 @@
 //    <the same id>`): git reads it as a commit until the label exists; it was not screened.
 //  - T3: a stopped `git am` whose next patch (`.git/rebase-apply/0002`) replaces the person's hook:
 //    their `git am --skip` applied and committed it; nothing read the patches.
+//  - T5: `BISECT_START` naming P1's commit by an abbreviated id: `git bisect reset` checks out any
+//    revision it holds; the ref screen read full ids only.
+//  - T6: `.git/info/grafts` making P1's commit the parent of the person's HEAD: nothing read it.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -295,4 +298,58 @@ test('T3 rule: the names a patch touches, as git apply reads its headers (quoted
   );
   assert.equal(hits('diff --git a/x b/y\nrename from x\nrename to sub/.git/config\n'), true, 'a .git entry');
   assert.equal(hits('diff --git a/src/app/a.txt b/src/app/a.txt\n--- a/src/app/a.txt\n+++ b/src/app/a.txt\n'), false);
+});
+
+test('T5 (dontAsk): a bisection whose BISECT_START names P1’s commit by an abbreviated id — the person’s git bisect reset and next commit run nothing of the agent’s', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = hookedProject();
+  const mark = path.join(marks, 't5');
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: [
+      ...hookCommit(mark),
+      'git bisect start 2>&1',
+      'git rev-parse --short=12 "$c" > .git/BISECT_START',
+      'git status | head -3',
+    ].join('\n'),
+  });
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 700)}`);
+  personGit(root, 'bisect', 'reset');
+  assert.deepEqual({ hookRan: personCommitRan(root, mark) }, { hookRan: false }, read(mark).slice(0, 200));
+});
+
+test('T5 guard: the agent’s own bisection keeps its start (git bisect reset goes back to main)', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = project();
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: [
+      'set -e',
+      'export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x',
+      'for i in 1 2 3; do echo $i > src/app/f$i.txt; git add src; git commit -qm "agent $i"; done',
+      'git bisect start HEAD HEAD~3 2>&1 | tail -1',
+      'cat .git/BISECT_START',
+    ].join('\n'),
+  });
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 700)}`);
+  assert.doesNotMatch(out.text, /BISECT_START.*removed/);
+  git(root, 'bisect', 'reset');
+  assert.equal(git(root, 'rev-parse', '--abbrev-ref', 'HEAD').trim(), 'main');
+});
+
+test('T6 (dontAsk): a graft making P1’s commit the parent of the person’s HEAD — the person’s git reset --hard HEAD~1 and next commit run nothing of the agent’s', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = hookedProject();
+  writeFileSync(path.join(root, 'src', 'app', 'second.txt'), 'second\n');
+  git(root, 'add', '-A');
+  git(root, 'commit', '-qm', 'second');
+  const mark = path.join(marks, 't6');
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: [
+      ...hookCommit(mark),
+      'echo "$(git rev-parse HEAD) $c" > .git/info/grafts',
+      'git log --oneline -2 2>/dev/null',
+    ].join('\n'),
+  });
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 700)}`);
+  personGit(root, 'reset', '--hard', 'HEAD~1');
+  assert.deepEqual({ hookRan: personCommitRan(root, mark) }, { hookRan: false }, read(mark).slice(0, 200));
 });
