@@ -440,7 +440,7 @@ export function undoProtectedWrites(
     const r = roots.find((x) => under(p, x));
     return r ? path.relative(r, p) || '.' : p;
   };
-  restoreLinks(before, rel, notes);
+  restoreLinks(before, rel, notes, roots);
   for (const e of after.entries.values()) {
     const was = before.entries.get(e.path);
     if (denied(e.path) || was?.link !== undefined) continue;
