@@ -20,6 +20,8 @@
 //  - T5: `BISECT_START` naming P1's commit by an abbreviated id: `git bisect reset` checks out any
 //    revision it holds; the ref screen read full ids only.
 //  - T6: `.git/info/grafts` making P1's commit the parent of the person's HEAD: nothing read it.
+//  - T13, T14: a FILE where a screen's directory was (`.git/sequencer`, `.git/objects/info`): the
+//    one reader threw ENOTDIR and every screen after it was skipped (Q10's orig-head, P1's branch).
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -351,5 +353,38 @@ test('T6 (dontAsk): a graft making P1’s commit the parent of the person’s HE
   });
   t.diagnostic(`${out.status}: ${out.text.slice(0, 700)}`);
   personGit(root, 'reset', '--hard', 'HEAD~1');
+  assert.deepEqual({ hookRan: personCommitRan(root, mark) }, { hookRan: false }, read(mark).slice(0, 200));
+});
+
+test('T13 (dontAsk): Q10’s orig-head again, with a FILE .git/sequencer — the person’s git rebase --abort and next commit run nothing of the agent’s', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = hookedProject();
+  const mark = path.join(marks, 't13');
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: [
+      ...hookCommit(mark),
+      `GIT_SEQUENCE_EDITOR="f() { printf 'break\\\\n' > \\"\\$1\\"; }; f" git rebase -i HEAD 2>&1 || true`,
+      'echo "$c" > .git/rebase-merge/orig-head',
+      'touch .git/sequencer && git status | head -3',
+    ].join('\n'),
+  });
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 700)}`);
+  personGit(root, 'rebase', '--abort');
+  assert.deepEqual({ hookRan: personCommitRan(root, mark) }, { hookRan: false }, read(mark).slice(0, 200));
+});
+
+test('T14 (dontAsk): P1’s branch again, with a FILE .git/objects/info — the person’s git checkout of it and next commit run nothing of the agent’s', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = hookedProject();
+  const mark = path.join(marks, 't14');
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: [
+      ...hookCommit(mark),
+      'git update-ref refs/heads/fix "$c"',
+      'rm -rf .git/objects/info && touch .git/objects/info && git log --oneline -1 fix',
+    ].join('\n'),
+  });
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 700)}`);
+  personGit(root, 'checkout', '-q', 'fix');
   assert.deepEqual({ hookRan: personCommitRan(root, mark) }, { hookRan: false }, read(mark).slice(0, 200));
 });
