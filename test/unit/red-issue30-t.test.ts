@@ -371,6 +371,38 @@ test(
   },
 );
 
+// T21: linkedWays.ts (a64cf9e, T8's class fix) records the directories on the way to each protected
+// path that EXIST at the scan; lefthook's `.config/lefthook-local.yml` (merged into every run: an
+// absent name, `absentUndone`) lies under a `.config` that usually does not. One call:
+// `ln -s evil .config` with `evil/lefthook-local.yml` — nothing records `.config`, the removal of the
+// absent name meets a link on its way (protect.ts undoEntry: DirectoryMoved, dropped with no note
+// after the call), and lefthook reads the agent's `run:` at the person's next commit. The same file
+// written at the top is removed (checked). lefthook is not installed here: the oracle is the file
+// lefthook reads, after the call (R4/R7's "configuration files as files after the call").
+test(
+  'T21 (dontAsk): lefthook’s .config/lefthook-local.yml reached through a .config the call made a link — no configuration of the agent’s is there after the call',
+  hole('T21: a way directory absent at the scan, made a link, is neither recorded nor cut; the undo drops it silently'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project((r) =>
+      writeFileSync(path.join(r, 'lefthook.yml'), 'pre-commit:\n  commands:\n    lint:\n      run: "true"\n'),
+    );
+    exe(
+      path.join(root, '.git', 'hooks', 'pre-commit'),
+      '#!/bin/sh\ncall_lefthook()\n{\n  lefthook "$@"\n}\ncall_lefthook run "pre-commit" "$@"\n',
+    );
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: `mkdir -p evil && printf 'pre-commit:\\n  commands:\\n    x:\\n      run: env > ${path.join(marks, 't21')}\\n' > evil/lefthook-local.yml && ln -s evil .config && echo made`,
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 600)}`);
+    assert.equal(
+      read(path.join(root, '.config', 'lefthook-local.yml')),
+      '',
+      'the lefthook configuration the call left',
+    );
+  },
+);
+
 /** The worker's announcements need the session temp root (0700, the worker's): made when absent, as a worker does. */
 function writeableTempRoot(): boolean {
   try {
