@@ -376,15 +376,15 @@ function recordedFiles(
 }
 
 /** After a sandboxed command: the protected paths it wrote anyway (a repository it created), undone. */
-export function undoProtected(protection: Protection): string[] {
+export async function undoProtected(protection: Protection): Promise<string[]> {
   try {
-    return undoProtectedNow(protection);
+    return await undoProtectedNow(protection);
   } finally {
     endedChecked(protection);
   }
 }
 
-function undoProtectedNow(protection: Protection): string[] {
+async function undoProtectedNow(protection: Protection): Promise<string[]> {
   const after = protectionScan(protection);
   const undone = undoProtectedWrites(
     protection.scan,
@@ -399,7 +399,7 @@ function undoProtectedNow(protection: Protection): string[] {
   if (protection.manifests) undone.push(...undoManifestBins(manifestsOf(protection), protection.manifests));
   if (protection.lint) undone.push(...undoLintKeys(lintFilesOf(protection), protection.lint));
   // Objects first: the ref screen then reads what a checkout would write.
-  if (protection.objects) undone.push(...undoForgedObjects(protection.objects, relativeTo(protection.roots)));
+  if (protection.objects) undone.push(...(await undoForgedObjects(protection.objects, relativeTo(protection.roots))));
   if (protection.refs) undone.push(...undoCarriedRefs(protection.refs));
   if (protection.staged) undone.push(...undoStagedHooks(protection.staged, relativeTo(protection.roots)));
   if (protection.todos && protection.objects)
