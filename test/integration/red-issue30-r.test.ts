@@ -2,7 +2,8 @@
 // started worker PROCESS with bait secrets in its environment and a bait HOME
 // (test/support/outsideSession.ts), the fake Messages API scripted as the attacker. Attacks where a
 // LATER step (the worker's worktree cleanup, the next session, a hook) runs or removes something.
-// Holes carry `hole('R<n>: …')` unless R30R_HOLES=1; the in-process rows are in unit/red-issue30-r.
+// Every row is closed now and slow end to end: R30R_SLOW=1 (or R30R_HOLES=1) runs them; the in-process
+// rows are in unit/red-issue30-r.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -14,16 +15,17 @@ import { withOutsideSession, type OutsideSession } from '../support/outsideSessi
 import { SSH_NAMES, swapperCommand } from '../support/swappers';
 import { redTeamEndToEnd } from '../support/redTeamEndToEnd';
 
-const hole = (line: string) => (process.env.R30R_HOLES === '1' ? {} : { skip: `HOLE ${line}` });
 /** Contained attacks that take long end to end: R30R_SLOW=1 (or R30R_HOLES=1) runs them. */
 const slow = (line: string) =>
   process.env.R30R_SLOW === '1' || process.env.R30R_HOLES === '1'
     ? {}
     : { skip: `slow (${line}): R30R_SLOW=1 runs it` };
 const ROWS = {
-  R1a: hole('R1: git worktree remove (ExitWorktree) deletes through a directory a command swaps for a symlink'),
-  R1c: hole('R1: git worktree remove (ExitWorktree, bypassPermissions) deletes through a swapped directory'),
-  R1d: hole('R1: the shadow’s fs.rm (ExitWorktree) deletes through a swapped directory'),
+  // Closed by 8572b0b (the worktree's files and shadow removed level by level through directory
+  // descriptors: src/sandbox/anchored.ts, unit/anchored-remove); ≈20 s each end to end.
+  R1a: slow('R1: git worktree remove (ExitWorktree) through a directory a command swaps for a symlink; closed'),
+  R1c: slow('R1: git worktree remove (ExitWorktree, bypassPermissions) through a swapped directory; closed'),
+  R1d: slow('R1: the shadow’s removal (ExitWorktree) through a swapped directory; closed'),
   R3e: slow('≈30 s: R3 end to end (closed; the unit rows of R3 run by default)'),
   R1b: slow('≈60 s: an isolated agent’s cleanup after its background tasks ended'),
 };
@@ -63,7 +65,7 @@ function personFiles(dir: string): string[] {
 
 test(
   'round r: the worker’s worktree cleanup removes nothing outside the worktree; a session plants nothing the person’s shell runs',
-  allSkipped ? { skip: 'every row is a HOLE (R30R_HOLES=1 runs them)' } : { timeout: 600_000 },
+  allSkipped ? { skip: 'every row is closed and slow (R30R_SLOW=1 runs them)' } : { timeout: 600_000 },
   async (t) => {
     if (skip) return t.skip(skip);
     const N = outsideProject(fx, 'r-npx');
