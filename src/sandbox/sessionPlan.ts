@@ -425,7 +425,8 @@ async function undoProtectedNow(protection: Protection): Promise<string[]> {
   // Objects first: the ref screen then reads what a checkout would write.
   if (protection.objects) undone.push(...(await undoForgedObjects(protection.objects, relativeTo(protection.roots))));
   if (protection.refs) undone.push(...undoCarriedRefs(protection.refs));
-  if (protection.staged) undone.push(...undoStagedHooks(protection.staged, relativeTo(protection.roots)));
+  if (protection.staged)
+    undone.push(...undoStagedHooks(protection.staged, relativeTo(protection.roots), { afterCall: true }));
   if (protection.todos && protection.objects)
     undone.push(
       ...undoTodoExecs(

@@ -4,8 +4,10 @@
 // (`core.hooksPath`, the scripts their hooks run) and the hook entries staged in their index
 // (sessionPlan.ts repositoryTrees → repoConfigTargets.ts scanRepositories, stagedHooks.ts). Real OS
 // sandbox, real git, a bait HOME; dontAsk, no allow rule. Oracle: what the person's own git runs later.
+// Also T12: the index screen's put-back when the command left an `index.lock` behind.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { redTeamUnit } from '../support/redTeamUnit';
 
@@ -57,4 +59,27 @@ test('T2 (dontAsk, staged): the agent’s pre-commit staged in a nested reposito
   personGit(app, 'checkout', '--', '.');
   personGit(app, 'commit', '--allow-empty', '-qm', 'person work');
   assert.doesNotMatch(read(mark), /BAIT-T-person/, 'the person’s commit ran the hook the agent staged');
+});
+
+// T12 (red team t): the put-back of a staged hook entry is the door's `git update-index`, which needs
+// `.git/index.lock`: a command that stages the agent's pre-commit and leaves an `index.lock` behind
+// kept it ("could not be put back in the index"). The person's git says "remove the file manually to
+// continue"; they do, and their `git checkout -- .` wrote the agent's hook.
+test('T12 (dontAsk): the agent’s pre-commit staged, with .git/index.lock left behind — after the person removes the lock, their git checkout -- . and next commit run nothing of the agent’s', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = hookedProject();
+  const mark = path.join(marks, 't12');
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: [
+      'set -e',
+      `b=$(printf '%s' '#!/bin/sh\nenv > ${mark}\nexit 0\n' | git hash-object -w --stdin)`,
+      'git update-index --cacheinfo "100755,$b,.githooks/pre-commit"',
+      ': > .git/index.lock && echo staged',
+    ].join('\n'),
+  });
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 700)}`);
+  rmSync(path.join(root, '.git', 'index.lock'), { force: true }); // "remove the file manually to continue"
+  personGit(root, 'checkout', '--', '.');
+  personGit(root, 'commit', '--allow-empty', '-qm', 'person work');
+  assert.doesNotMatch(read(mark), /BAIT-T-person/, 'the person’s commit ran the agent’s hook');
 });
