@@ -4,10 +4,12 @@
 // (`core.hooksPath`, the scripts their hooks run) and the hook entries staged in their index
 // (sessionPlan.ts repositoryTrees → repoConfigTargets.ts scanRepositories, stagedHooks.ts). Real OS
 // sandbox, real git, a bait HOME; dontAsk, no allow rule. Oracle: what the person's own git runs later.
-// Also T12: the index screen's put-back when the command left an `index.lock` behind.
+// Also the index screen's T12 (a put-back when the command left an `index.lock` behind) and T19 (a
+// FIFO as `.git/index`).
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { lstatSync, rmSync } from 'node:fs';
 import * as path from 'node:path';
 import { redTeamUnit } from '../support/redTeamUnit';
 
@@ -82,4 +84,37 @@ test('T12 (dontAsk): the agent’s pre-commit staged, with .git/index.lock left 
   personGit(root, 'checkout', '--', '.');
   personGit(root, 'commit', '--allow-empty', '-qm', 'person work');
   assert.doesNotMatch(read(mark), /BAIT-T-person/, 'the person’s commit ran the agent’s hook');
+});
+
+// T19 (red team t; sessions apart: availability): the index screen kept `.git/index` when each
+// command started with an lstat, then a readFileSync of the path: `.git/` is the sandbox's to write,
+// and `rm .git/index && mkfifo .git/index` left a FIFO the next command's start opened with no writer
+// — the worker's one JS thread blocked for good (every session on it). A child process stands in for
+// the worker here; then the whole round: the FIFO a call leaves is removed after it.
+test('T19 (sessions apart): a FIFO left as .git/index — the next command’s index snapshot returns (the worker’s thread is not blocked)', () => {
+  const root = project();
+  rmSync(path.join(root, '.git', 'index'));
+  execFileSync('mkfifo', [path.join(root, '.git', 'index')]);
+  const lib = path.resolve(__dirname, '..', '..', 'src', 'sandbox', 'stagedHooks.js');
+  const r = spawnSync(
+    process.execPath,
+    ['-e', `require(${JSON.stringify(lib)}).stagedSnapshots([${JSON.stringify(root)}])`],
+    {
+      timeout: 5_000,
+    },
+  );
+  assert.equal(r.error === undefined && r.status === 0, true, `the snapshot returned: ${r.error?.message ?? r.status}`);
+});
+
+test('T19 (dontAsk): a call that leaves a FIFO as .git/index — it is removed after the call, and the person’s git status returns', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = hookedProject();
+  const out = await tool(root, 'dontAsk', 'Bash', { command: 'rm .git/index && mkfifo .git/index && echo made' });
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 500)}`);
+  assert.equal(lstatSync(path.join(root, '.git', 'index'), { throwIfNoEntry: false })?.isFIFO() ?? false, false);
+  execFileSync('git', ['status', '--short'], {
+    cwd: root,
+    timeout: 5_000,
+    env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' },
+  });
 });
