@@ -95,21 +95,50 @@ export function checkNoLiveWriter(files: readonly string[], writers: () => LiveW
   if (present.length === 0) return;
   const live = writers();
   if (live.length === 0) return;
-  const now = Date.now();
   for (const f of present) {
-    const age = ageOf(f, now);
-    if (age === undefined) continue;
-    const changed = now - age;
     const real = realDir(f);
-    const by = live.find(
-      (w) => changed >= w.startedMs - CLOCK_SLACK_MS && (insideAny(f, w.writable) || insideAny(real, w.writable)),
+    const by = live.find((w) =>
+      [f, real].some((p) => {
+        const root = w.writable.find((d) => insideAny(p, [d]));
+        const changed = root === undefined ? undefined : changedOnTheWay(p, root);
+        return (
+          changed !== undefined &&
+          (changed.file >= w.startedMs - CLOCK_SLACK_MS || changed.way > w.startedMs + DIRECTORY_SLACK_MS)
+        );
+      }),
     );
     if (!by) continue;
     throw new UsageError(
-      `${f} changed while a sandboxed command that can write it is running (call ${by.callId}, started ${new Date(by.startedMs).toISOString()}): a session's command may have written it. Nothing was started; once that command has ended (or is stopped: durable-agent cancel, or TaskStop), check what the file holds and run again.`,
+      `${f} (or a directory on its way) changed while a sandboxed command that can write it is running (call ${by.callId}, started ${new Date(by.startedMs).toISOString()}): a session's command may have written it. Nothing was started; once that command has ended (or is stopped: durable-agent cancel, or TaskStop), check what the file holds and run again.`,
     );
   }
 }
+
+/**
+ * When `file` last changed, and the latest change of a directory on its way below `root` (a
+ * writable directory of a live call): renaming a directory changes its own change time, never those
+ * of the files in it (red team t, T1: a settings file an earlier call left in `stash/cfg/`, moved in
+ * with `mv stash/cfg packages/x/.claude` by a live call, keeps its old change time). `root` itself is
+ * left out: a mount point cannot be renamed, and its entries change whenever the command makes a file.
+ */
+function changedOnTheWay(file: string, root: string): { file: number; way: number } | undefined {
+  let changed: number | undefined;
+  for (const st of [lstat(file), stat(file)]) if (st) changed = Math.max(changed ?? -Infinity, st.ctimeMs);
+  if (changed === undefined) return undefined;
+  let way = -Infinity;
+  for (let d = dirname(file); d !== root && insideAny(d, [root]) && d !== dirname(d); d = dirname(d))
+    way = Math.max(way, lstat(d)?.ctimeMs ?? -Infinity);
+  return { file: changed, way };
+}
+
+/**
+ * A directory on the way counts only when it changed clearly AFTER the call started: the worker
+ * makes its placeholders for absent protected files (an empty `.claude/settings.json` beside the
+ * person's settings.local.json) just before each call starts, which changes their directory; the
+ * call's own commands start tens of milliseconds after (bwrap's mounts, its shell), and the start
+ * read from /proc is known to a clock tick (10 ms) either way.
+ */
+const DIRECTORY_SLACK_MS = 25;
 
 /**
  * File times come from the kernel's coarse clock (a tick behind Date.now()) and a bwrap's start is

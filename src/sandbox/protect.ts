@@ -25,6 +25,7 @@ import {
 } from './anchored';
 import { fingerprint, restoreLinks, type ProtectedEntry, type ProtectedScan } from './entryState';
 import { sanitizeGitConfig } from './gitConfigSanitize';
+import { StampedListings } from './stampedListing';
 import { lstat, tailTarget } from './treeNames';
 import {
   HG_CONTROL_ENTRIES,
@@ -75,7 +76,9 @@ export function isProtectedRepositoryPath(rel: string): boolean {
 }
 
 /** In a git directory: what runs code. `modules/*` and `worktrees/*` are git directories too. */
-const GIT_DIR_ENTRIES = ['config', 'config.worktree', 'commondir', 'hooks'] as const;
+// `info/grafts`: git's old file form of a replace ref, still honoured; made HEAD's parent P1's commit for the
+// person's `git reset --hard HEAD~1` (red team t, T6): denied when it exists, removed when a command makes it.
+const GIT_DIR_ENTRIES = ['config', 'config.worktree', 'commondir', 'hooks', 'info/grafts'] as const;
 /** `.yarn/`: yarn runs its releases and plugins; its cache and install state stay writable. */
 const YARN_ENTRIES = ['releases', 'plugins', 'sdks'] as const;
 
@@ -203,6 +206,39 @@ export function addProtectedEntries(scan: ProtectedScan, paths: readonly string[
   }
 }
 
+/** Could classifyEntry add or stop at this entry of `dir` (`name` folded)? Not for a non-directory of a name it does not know. */
+function mayClassify(dir: string, name: string, e: fs.Dirent): boolean {
+  return (
+    e.isDirectory() ||
+    name === '.git' ||
+    DIR_NAMES.has(name) ||
+    isLinkableNpmDir(dir, name) ||
+    isProtectedFileName(name) ||
+    isProtectedTailEntry(dir, name)
+  );
+}
+
+/**
+ * A directory's entries as the walk visits them: how many there are (each counts against the
+ * budget) and those classifyEntry may act on, with their place in the listing; kept while the
+ * directory is unchanged (stampedListing.ts: the walk runs before and after every command).
+ */
+const walkListings = new StampedListings((dir, entries) => ({
+  count: entries.length,
+  visit: entries.flatMap((e, index) => {
+    const name = fold(e.name);
+    return mayClassify(dir, name, e) ? [{ index, e, name }] : [];
+  }),
+}));
+
+function walkListing(dir: string): ReturnType<typeof walkListings.of> {
+  try {
+    return walkListings.of(dir);
+  } catch {
+    return { count: 0, visit: [] };
+  }
+}
+
 /**
  * The protected entries below the working directories, to the depth and budget (no symlink is
  * followed; node_modules is skipped, as the runtime's scan does: the tree watch's record covers every
@@ -221,16 +257,22 @@ export function scanProtected(
     if (!entries.has(e.path)) entries.set(e.path, { ...e, existed: hasContent(e.path) });
   };
   const walk = (dir: string, depth: number) => {
-    for (const e of readdir(dir)) {
-      if (--left < 0) {
+    const { count, visit } = walkListing(dir);
+    // Each entry counts against the budget, those skipped (walkListing) too, in the listing's order.
+    let at = -1;
+    for (const { index, e, name } of visit) {
+      left -= index - at;
+      at = index;
+      if (left < 0) {
         truncated = true;
         return;
       }
       const p = path.join(dir, e.name);
-      const name = fold(e.name);
       if (classifyEntry(p, name, e.isDirectory(), add)) continue;
       if (e.isDirectory() && !e.isSymbolicLink() && name !== 'node_modules' && depth < maxDepth) walk(p, depth + 1);
     }
+    left -= count - 1 - at;
+    if (left < 0) truncated = true;
   };
   for (const r of roots) {
     const root = path.resolve(r);
@@ -398,7 +440,9 @@ function undoEntry(e: ProtectedEntry, rel: (p: string) => string, notes: string[
           }
           removeAnchored(path.dirname(pinned), path.basename(pinned));
           undid?.(e.path);
-          notes.push(`${rel(e.path)}: removed (a git pointer this call created)`);
+          const what =
+            path.basename(e.path) === 'grafts' ? 'a graft file, which gives commits other parents,' : 'a git pointer';
+          notes.push(`${rel(e.path)}: removed (${what} this call created)`);
           break;
         }
         default:

@@ -65,7 +65,10 @@ test('checkNoLiveWriter (L10): a file changed under a running sandboxed command 
   const root = tmp();
   const elsewhere = tmp();
   fs.mkdirSync(path.join(root, 'packages', 'x'), { recursive: true });
-  const before = path.join(root, 'packages', 'x', 'before.json');
+  fs.mkdirSync(path.join(root, 'packages', 'y', 'cfg'), { recursive: true });
+  fs.mkdirSync(path.join(root, 'stash', 'cfg'), { recursive: true });
+  const before = path.join(root, 'packages', 'y', 'cfg', 'before.json');
+  fs.writeFileSync(path.join(root, 'stash', 'cfg', 'settings.json'), '{"hooks":{}}');
   fs.writeFileSync(before, '{}');
   fs.writeFileSync(path.join(elsewhere, '.mcp.json'), '{}');
   execFileSync('mkfifo', [path.join(root, 'hold')]);
@@ -86,6 +89,16 @@ test('checkNoLiveWriter (L10): a file changed under a running sandboxed command 
     'a file written during the command is refused',
   );
   assert.doesNotThrow(() => checkNoLiveWriter([before], mine), 'a file older than the command is read');
+  // T1 (red team t): a directory renamed into place keeps the change times of the files in it; its
+  // own change time moves. An older settings file moved in with its directory is refused.
+  const moved = path.join(root, 'packages', 'x', '.claude');
+  await new Promise((r) => setTimeout(r, 50)); // clearly after the call's start (DIRECTORY_SLACK_MS)
+  fs.renameSync(path.join(root, 'stash', 'cfg'), moved);
+  assert.throws(
+    () => checkNoLiveWriter([path.join(moved, 'settings.json')], mine),
+    (e: Error) => e.message.includes(path.join(moved, 'settings.json')) && /a directory on its way/.test(e.message),
+    'a settings file moved in with its directory during the command is refused',
+  );
   assert.doesNotThrow(() => checkNoLiveWriter([path.join(elsewhere, '.mcp.json')], mine), 'a file it cannot write');
   assert.doesNotThrow(() => checkNoLiveWriter([path.join(root, 'absent.json')], mine), 'an absent file');
   const empty = path.join(root, 'packages', 'x', 'empty.json');
