@@ -194,6 +194,12 @@ function parseHeader(h: string): number {
 const fresh = (st: fs.Stats, since: number) => st.ctimeMs >= since || st.mtimeMs >= since;
 /** A directory that is not the one there when the command started: everything in it is the command's. */
 const moved = (snap: ObjectSnapshots, d: string) => snap.dirs.get(d) !== identity(d);
+/**
+ * The names in each `objects/xx` directory, kept while it is unchanged (stampedListing.ts: a new
+ * object changes its directory's stamp; one rewritten in place does not, and each file's own times
+ * are read below whatever the listing).
+ */
+const fanoutListings = new StampedListings((_dir, entries) => entries);
 
 function gitRun(gitDir: string, args: readonly string[], timeoutMs: number) {
   return runHostProcessSync(
@@ -217,13 +223,6 @@ interface Pass {
   late: string[];
   checked: number;
 }
-
-/**
- * The names in each `objects/xx` directory, kept while it is unchanged (stampedListing.ts: a new
- * object changes its directory's stamp; one rewritten in place does not, and each file's own times
- * are read below whatever the listing).
- */
-const fanoutListings = new StampedListings((_dir, entries) => entries);
 
 /** The loose objects of one `objects/xx` directory the command wrote: each hashed against its name. */
 function screenFanout(dir: string, fan: string, pass: Pass, whole: boolean): void {
