@@ -122,8 +122,17 @@ const INSTALL_PARTS = new Set([
   'themes',
 ]);
 
-/** How many files (start-up files and what they name), and how much of each, are read. */
-const MAX_FILES = 64;
+/**
+ * How much is read (red team s's lead: one 64-file budget shared by the start-up files, a
+ * `~/.bashrc.d` of 40 snippets and what the files source left the files `.bashrc` sources unread,
+ * and what those source writable). Level by level, each with its own budget: the start-up files and
+ * configurations, and each STARTUP_DIRS directory's first MAX_DIR_FILES files (by name), then what
+ * they name, then what that names…, MAX_LEVEL_FILES files at each of MAX_LEVELS further levels. A
+ * file past a budget is still a target (its naming file was read), what it names is not known.
+ */
+const MAX_DIR_FILES = 256;
+const MAX_LEVEL_FILES = 128;
+const MAX_LEVELS = 6;
 const MAX_BYTES = 512 * 1024;
 
 /**
@@ -176,46 +185,51 @@ function installationOf(p: string, home: string): string | undefined {
   return dir === home || !isInside(dir, home) ? undefined : dir;
 }
 
+/** The paths under HOME one start-up file (or configuration) names; none when it is absent, a directory or unreadable. */
+function startupFileNames(file: string, home: string): string[] {
+  try {
+    const st = statOf(file);
+    if (!st || st.isDirectory()) return [];
+    return namedHomePaths(readFileSync(file, 'utf8').slice(0, MAX_BYTES), home);
+  } catch {
+    return [];
+  }
+}
+
 /**
  * What a session in HOME must not write because the person's shell runs it: every path under HOME
- * outside the dot-entries that the start-up files (and the files they name, to MAX_FILES) name, with
- * the installation around it (the directory of a sourced file, climbed over `bin`, `etc`,
- * `profile.d`…: a sourced file sources its siblings, a PATH entry's programs load their
+ * outside the dot-entries that the start-up files (and the files they name, level by level to the
+ * budgets above) name, with the installation around it (the directory of a sourced file, climbed over
+ * `bin`, `etc`, `profile.d`…: a sourced file sources its siblings, a PATH entry's programs load their
  * installation), and the installers' own directories that exist. Existing or not (a guarded
  * `[ -f ~/x.sh ] && . ~/x.sh` runs a file made later).
  */
 export function startupTargets(home: string): string[] {
   const targets = new Set<string>();
-  const queue = [...STARTUP_FILES, ...PERSON_CONFIG_FILES].map((f) => path.join(home, f));
+  let level = [...STARTUP_FILES, ...PERSON_CONFIG_FILES].map((f) => path.join(home, f));
   for (const d of STARTUP_DIRS) {
     try {
-      for (const n of readdirSync(path.join(home, d)).slice(0, MAX_FILES)) queue.push(path.join(home, d, n));
+      for (const n of readdirSync(path.join(home, d)).sort().slice(0, MAX_DIR_FILES)) level.push(path.join(home, d, n));
     } catch {
       // not there
     }
   }
   const seen = new Set<string>();
-  while (queue.length > 0 && seen.size < MAX_FILES) {
-    const file = queue.shift()!;
-    if (seen.has(file)) continue;
-    seen.add(file);
-    let text: string;
-    try {
-      const st = statOf(file);
-      if (!st || st.isDirectory()) continue;
-      text = readFileSync(file, 'utf8').slice(0, MAX_BYTES);
-    } catch {
-      continue;
+  for (let depth = 0; depth <= MAX_LEVELS && level.length > 0; depth++) {
+    const next: string[] = [];
+    for (const file of level) {
+      if (seen.has(file)) continue;
+      seen.add(file);
+      for (const p of startupFileNames(file, home)) {
+        if (p === home || !isInside(p, home)) continue;
+        if (!seen.has(p) && statOf(p)?.isFile()) next.push(p);
+        if (path.relative(home, p).startsWith('.')) continue; // in a dot-entry: closed anyway
+        targets.add(p);
+        const around = installationOf(p, home);
+        if (around) targets.add(around);
+      }
     }
-    for (const p of namedHomePaths(text, home)) {
-      if (p === home || !isInside(p, home)) continue;
-      const st = statOf(p);
-      if (st?.isFile() && !seen.has(p)) queue.push(p);
-      if (path.relative(home, p).startsWith('.')) continue; // in a dot-entry: closed anyway
-      targets.add(p);
-      const around = installationOf(p, home);
-      if (around) targets.add(around);
-    }
+    level = [...new Set(next)].filter((f) => !seen.has(f)).slice(0, MAX_LEVEL_FILES);
   }
   for (const r of INSTALLER_ROOTS) {
     const p = path.join(home, r);

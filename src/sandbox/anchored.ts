@@ -331,11 +331,18 @@ export function undoDirectoryLink(parent: string, name: string, was: string | un
 }
 
 /**
- * A small regular file's text (latin1), opened without following a link; undefined when absent,
- * null when it is no regular file, bigger than `max` or unreadable (the screens then fail closed).
+ * A small regular file's text (latin1), opened without following a link; undefined when absent
+ * (a directory on the way that is a file too: git sees none there either), null when it is no
+ * regular file, bigger than `max` or unreadable (the screens then fail closed). Never throws (red team
+ * t, T13, T14: ENOTDIR from a FILE `.git/sequencer` or `.git/objects/info` skipped every screen after).
  */
 export function readRegularFile(p: string, max: number): string | undefined | null {
-  const st = fs.lstatSync(p, { throwIfNoEntry: false });
+  let st: fs.Stats | undefined;
+  try {
+    st = fs.lstatSync(p, { throwIfNoEntry: false });
+  } catch (err) {
+    return errno(err) === 'ENOTDIR' ? undefined : null;
+  }
   if (!st) return undefined;
   if (!st.isFile() || st.size > max) return null;
   try {

@@ -76,7 +76,11 @@ export function isProtectedRepositoryPath(rel: string): boolean {
 }
 
 /** In a git directory: what runs code. `modules/*` and `worktrees/*` are git directories too. */
-const GIT_DIR_ENTRIES = ['config', 'config.worktree', 'commondir', 'hooks'] as const;
+// `info/grafts`: git's old file form of a replace ref (still honoured, with a hint): `<commit> <parents>`
+// gave the person's HEAD P1's commit as its parent, and their `git reset --hard HEAD~1` checked it out
+// (red team t, T6). Nobody writes it now (`git replace --convert-graft-file`): denied when it exists,
+// removed when a command makes it, like a pointer.
+const GIT_DIR_ENTRIES = ['config', 'config.worktree', 'commondir', 'hooks', 'info/grafts'] as const;
 /** `.yarn/`: yarn runs its releases and plugins; its cache and install state stay writable. */
 const YARN_ENTRIES = ['releases', 'plugins', 'sdks'] as const;
 
@@ -441,7 +445,9 @@ function undoEntry(e: ProtectedEntry, rel: (p: string) => string, notes: string[
           }
           removeAnchored(path.dirname(pinned), path.basename(pinned));
           undid?.(e.path);
-          notes.push(`${rel(e.path)}: removed (a git pointer this call created)`);
+          const what =
+            path.basename(e.path) === 'grafts' ? 'a graft file, which gives commits other parents,' : 'a git pointer';
+          notes.push(`${rel(e.path)}: removed (${what} this call created)`);
           break;
         }
         default:
@@ -477,7 +483,7 @@ export function undoProtectedWrites(
     const r = roots.find((x) => under(p, x));
     return r ? path.relative(r, p) || '.' : p;
   };
-  restoreLinks(before, rel, notes, roots);
+  restoreLinks(before, rel, notes);
   for (const e of after.entries.values()) {
     const was = before.entries.get(e.path);
     if (denied(e.path) || was?.link !== undefined) continue;

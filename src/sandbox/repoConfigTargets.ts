@@ -169,16 +169,17 @@ function personConfigFiles(env: NodeJS.ProcessEnv = process.env): string[] {
 }
 
 /**
- * For each working directory that is a repository's working tree (`.git` a directory, or a file
- * naming one: a linked worktree, a submodule — N2): the hooks directory its config's last
+ * For each of `repos` (the working directories, and the person's repositories below them: red team
+ * t, T2) that is a repository's working tree (`.git` a directory, or a file naming one: a linked
+ * worktree, a submodule — N2): the hooks directory its config's last
  * `core.hooksPath` names (relative: to the working tree, as git runs hooks there), what that
  * directory's (or `<common dir>/hooks`') links lead to and its scripts run, and the files its
  * `include.path` / `includeIf.<cond>.path` name (relative: to the config's directory), when they
  * lie inside `roots` (elsewhere no command can write them).
  */
-export function repositoryConfigTargets(roots: readonly string[]): Entry[] {
+export function repositoryConfigTargets(roots: readonly string[], repos: readonly string[] = roots): Entry[] {
   const readings: Reading[] = [];
-  const out = scanRepositories(roots, readings);
+  const out = scanRepositories(roots, readings, repos);
   // The files the package.json scripts the hooks run name (`"precommit": "sh scripts/check.sh"`).
   const inside = insideOf(roots);
   for (const f of hookPackageRuns(readings, roots).files) if (inside(f)) out.push({ path: f, kind: 'file' });
@@ -191,9 +192,9 @@ export function repositoryConfigTargets(roots: readonly string[]): Entry[] {
  * those run in turn, and the bins their `npx <name>` runs — protected key by key (manifestBins.ts;
  * red team o, O6 husky). The rest of package.json, and what a test script runs, stay the agent's.
  */
-export function hookManifestKeys(roots: readonly string[]): Map<string, HookedKeys> {
+export function hookManifestKeys(roots: readonly string[], repos: readonly string[] = roots): Map<string, HookedKeys> {
   const readings: Reading[] = [];
-  scanRepositories(roots, readings);
+  scanRepositories(roots, readings, repos);
   return hookPackageRuns(readings, roots).keys;
 }
 
@@ -203,10 +204,14 @@ const insideOf = (roots: readonly string[]) => (p: string) =>
     return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
   });
 
-function scanRepositories(roots: readonly string[], readings: Reading[]): Entry[] {
+/**
+ * The repositories at `repos` (the working directories, and the person's repositories below them:
+ * red team t, T2): what their configuration runs, inside `roots`.
+ */
+function scanRepositories(roots: readonly string[], readings: Reading[], repos: readonly string[]): Entry[] {
   const out: Entry[] = [];
   const inside = insideOf(roots);
-  for (const root of roots) {
+  for (const root of repos) {
     const gitDir = gitDirOf(root);
     if (gitDir === undefined) continue;
     const common = commonDirOf(gitDir);

@@ -11,7 +11,8 @@
 // After a command, a strategy it wrote that is not git's own is taken out (the default strategy runs);
 // a commit one of those files names that carries a git directory or changes the repository's hooks
 // (the ref screen's rules, sequencerState.ts TodoWordScreen) makes the whole state directory go: the
-// operation can be neither continued nor aborted into it.
+// operation can be neither continued nor aborted into it. A bisection's `BISECT_START` (a revision
+// `git bisect reset` checks out) is screened the same way, and removed alone (red team t, T5).
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -39,6 +40,13 @@ const HEADS = [
   'sequencer/head',
   'sequencer/abort-safety',
 ];
+/**
+ * State files git hands to a command as a REVISION, not read as a ref (red team t, T5): `git bisect
+ * reset` runs `git checkout <BISECT_START's text>` — an abbreviated id, `c^0`, `:/tidy`, `main@{1}`…,
+ * where the ref screen reads full ids only. Resolved as git would (movedRefs.ts todoScreen: rev-parse
+ * `<text>^{commit}` through the door) and screened like a todo word; a refused one is removed alone.
+ */
+const REVISIONS = ['BISECT_START'];
 /** A state file bigger than this is not read: treated as the command's and its operation's state removed. */
 const MAX_STATE = 64 << 10;
 
@@ -60,7 +68,7 @@ export function sequencerDirs(gitDirs: readonly string[]): string[] {
 
 /** The state files screened here, by path. */
 export function stateFiles(gitDirs: readonly string[]): string[] {
-  return sequencerDirs(gitDirs).flatMap((g) => [STRATEGY, OPTS, ...HEADS].map((f) => path.join(g, f)));
+  return sequencerDirs(gitDirs).flatMap((g) => [STRATEGY, OPTS, ...HEADS, ...REVISIONS].map((f) => path.join(g, f)));
 }
 
 /** A state file's text; undefined when absent, null when no regular file or too big. */
@@ -94,6 +102,7 @@ function judgeState(
   now: string | null,
   screen?: TodoWordScreen,
 ): { note: string; act: () => void } | undefined {
+  if (REVISIONS.includes(path.basename(p))) return judgeRevision(p, now, screen);
   const rel = path.join(path.basename(path.dirname(p)), path.basename(p));
   const stateDir = path.dirname(p);
   const dropDir = () => removeTree(stateDir);
@@ -123,6 +132,24 @@ function judgeState(
   };
 }
 
+/** A REVISIONS file the command wrote: refused (and removed) when its text leads to a commit `screen` refuses. */
+function judgeRevision(
+  p: string,
+  now: string | null,
+  screen?: TodoWordScreen,
+): { note: string; act: () => void } | undefined {
+  const name = path.basename(p);
+  const act = () => removeTree(p);
+  const text = now?.trim();
+  if (text === undefined || text === '' || /\s/.test(text))
+    return { note: `${name} holds no single revision (git would check it out): removed`, act };
+  if (!screen || !screen(path.dirname(p), text)) return undefined;
+  return {
+    note: `${name} names a commit carrying a git directory or changing the repository’s hooks, or nothing yet (the person’s \`git bisect reset\` would check it out): removed`,
+    act,
+  };
+}
+
 /** The state files of `gitDirs` now (before a command). */
 export function stateSnapshots(gitDirs: readonly string[]): Map<string, string | undefined | null> {
   return new Map(stateFiles(gitDirs).map((p) => [p, readState(p)]));
@@ -148,7 +175,8 @@ export function undoStateFiles(
     } catch {
       ok = false;
     }
-    notes.push(`${rel(path.dirname(path.dirname(p)))}: ${verdict.note}${ok ? '' : ' — could not be undone'}`);
+    const gitDir = REVISIONS.includes(path.basename(p)) ? path.dirname(p) : path.dirname(path.dirname(p));
+    notes.push(`${rel(gitDir)}: ${verdict.note}${ok ? '' : ' — could not be undone'}`);
   }
   return notes;
 }

@@ -9,15 +9,17 @@
 // named in the result; a todo that is no regular file, or out of reach, is removed with its state
 // directory's todo (`git rebase --continue` then stops, nothing runs). A cherry-pick's or revert's
 // `sequencer/todo` runs only picks or reverts (git refuses other commands there); `rebase-apply/`
-// (am) has no command lines. A new line that picks, resets to or merges a commit that carries a git
-// directory or changes the repository's hooks (the ref screen's N3 and P1 rules, `screen`) is taken
-// out too, in a rebase's todo and a cherry-pick's: `git rebase --continue` picked P1's commit and
-// put its hook on disk (red team q, Q10's remainder).
+// (am) has no command lines, but patches it applies and commits (sequencerPatches.ts, T3). A new
+// line that picks, resets to or merges a commit that carries a git directory or changes the
+// repository's hooks (the ref screen's N3 and P1 rules, `screen`) is taken out too, in a rebase's
+// todo and a cherry-pick's: `git rebase --continue` picked P1's commit and put its hook on disk (red
+// team q, Q10's remainder).
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { anchoredFile, readRegularFile, removeTree } from './anchored';
 import { sequencerDirs, stateSnapshots, undoStateFiles, type TodoWordScreen } from './sequencerOptions';
+import { patchStamps, undoHookPatches } from './sequencerPatches';
 
 export type { TodoWordScreen } from './sequencerOptions';
 
@@ -26,6 +28,7 @@ const PICKS = path.join('sequencer', 'todo');
 /** A todo bigger than this is not read: removed when the command wrote it. */
 const MAX_TODO = 4 << 20;
 const EXEC = /^[ \t]*(exec|x)([ \t]|$)/i;
+const LABEL = /^[ \t]*(?:label|l)[ \t]+(\S+)/i;
 
 /** The commits or labels a todo line names, as git's sequencer parses it (parse_insn_line). */
 export function todoLineWords(line: string): string[] {
@@ -62,6 +65,8 @@ function readTodo(p: string): string | undefined | null {
 /** The todos of `gitDirs` now (before a command). */
 export function todoSnapshots(gitDirs: readonly string[]): TodoSnapshots {
   const out: TodoSnapshots = stateSnapshots(gitDirs);
+  // A stopped am's patch files, by stamp (red team t, T3).
+  for (const [p, stamp] of patchStamps(sequencerDirs(gitDirs))) out.set(p, stamp);
   for (const p of todoPaths(gitDirs)) {
     const t = readTodo(p);
     out.set(p, t ?? undefined);
@@ -77,10 +82,13 @@ function keptLines(now: string, was: string | undefined, gitDir: string, screen?
   const known = new Map<string, number>();
   for (const l of (was ?? '').split('\n')) known.set(l, (known.get(l) ?? 0) + 1);
   const lines = now.split('\n');
-  // Labels the todo itself makes (`label x`, then `reset x`/`merge x`): what they name is screened as it is made.
-  const labels = new Set(lines.map((l) => /^[ \t]*(?:label|l)[ \t]+(\S+)/i.exec(l)?.[1]).filter(Boolean));
   const fresh = lines.filter((l) => !known.has(l));
   const hostile = fresh.length > MAX_SCREENED;
+  // Labels the todo makes ABOVE a line (`label x`, then `reset x`/`merge x`): git reads `refs/rewritten/x`,
+  // which that label writes from what the lines above it made (screened as they are). A word with no
+  // label above it is screened as git would read it, `refs/rewritten/<w>` then `<w>` itself (red team t,
+  // T4: `reset <P1's commit>` then `label <the same id>` reset the person's branch to it).
+  const labelled = new Set<string>();
   const kept: string[] = [];
   let execs = 0;
   let picks = 0;
@@ -92,10 +100,12 @@ function keptLines(now: string, was: string | undefined, gitDir: string, screen?
     } else if (EXEC.test(l)) execs++;
     else if (
       screen &&
-      todoLineWords(l).some((w) => !labels.has(w) && !w.startsWith('[') && (hostile || screen(gitDir, w)))
+      todoLineWords(l).some((w) => !labelled.has(w) && !w.startsWith('[') && (hostile || screen(gitDir, w)))
     )
       picks++;
     else kept.push(l);
+    const label = LABEL.exec(l)?.[1];
+    if (label !== undefined) labelled.add(label);
   }
   return { kept, execs, picks };
 }
@@ -118,22 +128,22 @@ export function undoTodoExecs(
     const where = rel(p);
     if (now === null) {
       notes.push(
-        `${where}: a rebase todo that is no regular file (or too big to read); ${drop(p) ? 'removed' : 'could not be undone'}`,
+        `${where}: a rebase todo that is no regular file (or too big to read); ${drop(p) ?? 'could not be undone'}`,
       );
       continue;
     }
     const { kept, execs, picks } = keptLines(now, was, path.dirname(path.dirname(p)), screen);
     if (execs + picks === 0) continue;
-    let ok: boolean;
+    let done: string | undefined;
     try {
       anchoredFile(p, (pinned) => {
         const tmp = `${pinned}.da-undo-${randomBytes(6).toString('hex')}`;
         fs.writeFileSync(tmp, kept.join('\n'), { encoding: 'latin1', flag: 'wx' });
         fs.renameSync(tmp, pinned);
       });
-      ok = true;
+      done = 'taken out';
     } catch {
-      ok = drop(p);
+      done = drop(p);
     }
     const what = [
       execs ? `${execs} exec line(s)` : '',
@@ -142,24 +152,31 @@ export function undoTodoExecs(
       .filter(Boolean)
       .join(' and ');
     notes.push(
-      `${where}: ${what} the command left in a todo (the person's \`git rebase --continue\` or \`cherry-pick --continue\` would run them); ${ok ? 'taken out' : 'could not be undone'}`,
+      `${where}: ${what} the command left in a todo (the person's \`git rebase --continue\` or \`cherry-pick --continue\` would run them); ${done ?? 'could not be undone'}`,
     );
   }
   // The strategy and the commits the operation goes back to (red team s, S6).
   notes.push(...undoStateFiles(before, gitDirs, rel, screen));
+  // The patches a stopped am applies and commits at the person's --skip or --continue (red team t, T3).
+  notes.push(...undoHookPatches(before, sequencerDirs(gitDirs), rel));
   return notes;
 }
 
-function drop(p: string): boolean {
+/**
+ * Removes the todo, or its state directory when the todo is out of reach (a link on the way: red team
+ * s's lead, `.git/rebase-merge` led to the person's other repository); never through a link
+ * (removeTree: the directory opened from `/`). Says what went; undefined when nothing could.
+ */
+function drop(p: string): string | undefined {
   try {
     removeTree(p);
-    return true;
+    return 'removed';
   } catch {
     try {
-      removeTree(path.dirname(p)); // the state directory itself (out of reach)
-      return true;
+      removeTree(path.dirname(p)); // the state directory itself (out of reach): a link is removed as a link
+      return `removed with its state directory ${path.basename(path.dirname(p))} (out of reach: nothing followed)`;
     } catch {
-      return false;
+      return undefined;
     }
   }
 }

@@ -4,6 +4,7 @@
 // session's temp dir minus the protected paths of THOSE directories (never the worker's cwd); reads
 // everywhere but credentials, the worker's private state (the store) and other sessions' temp
 // directories; network only to the session's allowed domains (src/sandbox/policy.ts runtimePlan).
+import { cutLinkedWays, wayIdentities } from './linkedWays';
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -125,6 +126,8 @@ export interface Protection {
   objects?: ObjectSnapshots;
   /** The rebase todos of those repositories when the command started (sequencerState.ts, Q10). */
   todos?: TodoSnapshots;
+  /** `device:inode` of the directories on the way to the protected paths when the command started (linkedWays.ts, T8). */
+  ways?: Map<string, string>;
 }
 
 export interface SessionSandboxPlan {
@@ -205,7 +208,8 @@ export async function sessionSandboxPlan(scope: SessionCommandScope): Promise<Se
     // deny list's bind of its path: cut before the command (red team, issue 30, M11).
     const detached = detachHardLinks(scan, gitRoots, relativeTo(roots));
     // The package.json keys the person's git hooks run (`npm run precommit`: O6) are watched too.
-    const manifests = manifestBins(manifestsOf({ roots, gitRoots, nameRoots }), hookManifestKeys(roots));
+    const repos = repositoryTrees(roots, gitRoots);
+    const manifests = manifestBins(manifestsOf({ roots, gitRoots, nameRoots }), hookManifestKeys(roots, repos));
     protection = {
       scan,
       denyWrite: protectedDenyWrite(scan, roots, writable, allowed),
@@ -216,10 +220,11 @@ export async function sessionSandboxPlan(scope: SessionCommandScope): Promise<Se
       manifests,
       lint: lintKeysOf(lintFilesOf({ roots, gitRoots, nameRoots })),
       refs: refSnapshots(roots),
-      staged: stagedSnapshots(roots),
+      staged: stagedSnapshots(repos),
       objects: objectSnapshots(repositoryDirs(roots, gitRoots)),
     };
     protection.todos = todoSnapshots(protection.objects!.gitDirs);
+    protection.ways = wayIdentities(waysOf(protection), nameRoots);
     if (detached.length > 0) protection.live = detached;
   }
   const readable = [...(scope.readable ?? [])];
@@ -295,7 +300,7 @@ export function protectionScan(p: Pick<Protection, 'roots' | 'extra' | 'gitRoots
   // What the working directories' own repository configuration names: its hooks directory, its includes (M6a, M6b).
   // Inside node_modules (lefthook's own binary its hook runs: R4) compared, not denied: npm reinstalls
   // it. A framework's absent configuration name (also among the session's control files) gets no placeholder.
-  for (const e of repositoryConfigTargets(p.roots)) {
+  for (const e of repositoryConfigTargets(p.roots, repositoryTrees(p.roots, p.gitRoots ?? []))) {
     const had = scan.entries.get(e.path);
     const loose = e.kind === 'file' && e.path.split(path.sep).includes('node_modules');
     if (had && !e.absentUndone && !loose && (had.kind === e.kind || e.kind !== 'dir')) continue;
@@ -328,6 +333,29 @@ export function protectionScan(p: Pick<Protection, 'roots' | 'extra' | 'gitRoots
   for (const e of toolConfigTargets(p.roots, found))
     if (!scan.entries.has(e.path)) scan.entries.set(e.path, { ...e, existed: hasContentOf(e.path) });
   return withLinks(scan);
+}
+
+/** The person's repositories below the working directories whose configuration is read, at the most. */
+const MAX_NESTED_REPOSITORIES = 64;
+
+/**
+ * The working directories, then the work trees of the repositories below them (each `.git` the tree
+ * watches record), shallowest first, MAX_NESTED_REPOSITORIES at the most (red team t, T2: the hooks
+ * of a person's repository in a folder of checkouts, or nested in a monorepo, were writable).
+ */
+function repositoryTrees(roots: readonly string[], gitRoots: readonly string[]): string[] {
+  const seen = new Set(roots);
+  const nested: string[] = [];
+  for (const root of gitRoots)
+    for (const g of gitEntriesOf(root)) {
+      const tree = path.dirname(g);
+      if (path.basename(g) !== '.git' || seen.has(tree) || !withinDirectories(tree, roots)) continue;
+      seen.add(tree);
+      nested.push(tree);
+    }
+  const depth = (p: string) => p.split(path.sep).length;
+  nested.sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : 1));
+  return [...roots, ...nested.slice(0, MAX_NESTED_REPOSITORIES)];
 }
 
 /** The git directories (not pointers) at the roots and below every writable root (the tree watches' record). */
@@ -376,15 +404,23 @@ function recordedFiles(
 }
 
 /** After a sandboxed command: the protected paths it wrote anyway (a repository it created), undone. */
-export function undoProtected(protection: Protection): string[] {
+export async function undoProtected(protection: Protection): Promise<string[]> {
   try {
-    return undoProtectedNow(protection);
+    return await undoProtectedNow(protection);
   } finally {
     endedChecked(protection);
   }
 }
 
-function undoProtectedNow(protection: Protection): string[] {
+/** The protected paths whose ways (linkedWays.ts) are recorded: the scan's entries that were there, the manifests. */
+function waysOf(p: Protection): string[] {
+  const existed = [...p.scan.entries.values()].filter((e) => e.existed).map((e) => e.path);
+  return [...existed, ...(p.manifests?.keys() ?? []), ...(p.lint?.keys() ?? [])];
+}
+
+async function undoProtectedNow(protection: Protection): Promise<string[]> {
+  // A directory on the way made a link first: every put-back below goes through the ways the scan saw.
+  const cut = protection.ways ? cutLinkedWays(protection.ways, relativeTo(protection.roots)) : [];
   const after = protectionScan(protection);
   const undone = undoProtectedWrites(
     protection.scan,
@@ -399,9 +435,10 @@ function undoProtectedNow(protection: Protection): string[] {
   if (protection.manifests) undone.push(...undoManifestBins(manifestsOf(protection), protection.manifests));
   if (protection.lint) undone.push(...undoLintKeys(lintFilesOf(protection), protection.lint));
   // Objects first: the ref screen then reads what a checkout would write.
-  if (protection.objects) undone.push(...undoForgedObjects(protection.objects, relativeTo(protection.roots)));
+  if (protection.objects) undone.push(...(await undoForgedObjects(protection.objects, relativeTo(protection.roots))));
   if (protection.refs) undone.push(...undoCarriedRefs(protection.refs));
-  if (protection.staged) undone.push(...undoStagedHooks(protection.staged, relativeTo(protection.roots)));
+  if (protection.staged)
+    undone.push(...undoStagedHooks(protection.staged, relativeTo(protection.roots), { afterCall: true }));
   if (protection.todos && protection.objects)
     undone.push(
       ...undoTodoExecs(
@@ -414,7 +451,7 @@ function undoProtectedNow(protection: Protection): string[] {
   const live = protection.live?.splice(0) ?? [];
   // The worker CLI's `.bin` link, repointed or removed by the command: put back (red team, issue 30, H-1).
   const links = restoreWorkerLinks().filter((n) => !undone.includes(n) && !live.includes(n));
-  return [...live, ...undone.filter((n) => !live.includes(n)), ...links];
+  return [...cut, ...live, ...undone.filter((n) => !live.includes(n)), ...links];
 }
 
 /**

@@ -1,0 +1,149 @@
+// The patches a stopped `git am` (or `git rebase --apply`) has still to apply (red team t, T3). They
+// wait in `.git/rebase-apply/0001`, `0002`… (and the current one in `patch`): work-tree content that
+// the person's `git am --skip` or `--continue` (what `git status` tells them) applies AND commits.
+// The main checkout's sandbox writes `.git/` beyond its config and hooks, so a command can leave an am
+// stopped at a patch that no longer applies with a next one replacing `.githooks/pre-commit`: their
+// next commit ran the agent's hook. After each command, each patch file it created or changed is read
+// for the paths it touches (git's headers: `diff --git`, `---`/`+++`, `rename`/`copy`; every leading
+// component stripped in turn, as `-p<n>` would); one touching the repository's hook paths (the ref
+// screen's P1 rule, movedRefs.ts hookPathspecs) or a `.git` entry — or that cannot be read, or is
+// MIME-encoded (am decodes base64 and quoted-printable bodies), or an `apply-opt` the command wrote
+// that moves the paths (`--directory`) — removes the operation's state, named: it can be neither
+// continued nor skipped into the patch.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { readdirOwned, readRegularFile, removeTree } from './anchored';
+import { hookPathspecs } from './movedRefs';
+import { commonDirOf } from './repoConfigTargets';
+
+const APPLY = 'rebase-apply';
+/** A patch file's name in the am state: numbered, or the current one. */
+const PATCH = /^(\d{4,}|patch)$/;
+/** A patch bigger than this is not read: the command's, and the operation's state removed. */
+const MAX_PATCH = 16 << 20;
+/** Patch files one command's check reads at most; past it the state is removed. */
+const MAX_PATCHES = 2_000;
+const STAMP = 'stamp:';
+
+const stampOf = (p: string): string | undefined => {
+  const st = fs.lstatSync(p, { throwIfNoEntry: false });
+  return st ? `${STAMP}${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}` : undefined;
+};
+
+/** The am state's patch files and `apply-opt` of `gitDirs` (their sequencerDirs): path → stamp. */
+export function patchStamps(dirs: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const g of dirs) {
+    const dir = path.join(g, APPLY);
+    let names: fs.Dirent[];
+    try {
+      names = readdirOwned(dir);
+    } catch {
+      continue;
+    }
+    for (const e of names) {
+      if (!PATCH.test(e.name) && e.name !== 'apply-opt') continue;
+      const s = stampOf(path.join(dir, e.name));
+      if (s) out.set(path.join(dir, e.name), s);
+    }
+  }
+  return out;
+}
+
+/** A C-quoted name of git's headers (`"a/x\tb"`), unquoted; the text itself when not quoted. */
+function unquote(name: string): string {
+  if (!name.startsWith('"')) return name;
+  const body = name.slice(1, name.lastIndexOf('"') > 0 ? name.lastIndexOf('"') : undefined);
+  return body.replace(/\\([0-7]{3}|.)/g, (_, c: string) =>
+    /^[0-7]{3}$/.test(c)
+      ? String.fromCharCode(parseInt(c, 8))
+      : (({ n: '\n', t: '\t' } as Record<string, string>)[c] ?? c),
+  );
+}
+
+/** Every name a patch's headers give (both halves of `diff --git`, whichever way git splits it). */
+export function patchNames(text: string): string[] {
+  const out: string[] = [];
+  for (const raw of text.split('\n')) {
+    const line = raw.replace(/\r$/, '');
+    let m = /^diff --git (.*)$/.exec(line);
+    if (m) {
+      const rest = m[1]!;
+      out.push(rest);
+      for (let i = rest.indexOf(' '); i >= 0; i = rest.indexOf(' ', i + 1))
+        out.push(rest.slice(0, i), rest.slice(i + 1));
+      continue;
+    }
+    m = /^(?:---|\+\+\+|rename from|rename to|copy from|copy to|rename old|rename new) (.*)$/.exec(line);
+    if (m) out.push(m[1]!, m[1]!.split('\t')[0]!);
+  }
+  return out.map((n) => unquote(n.trim())).filter((n) => n !== '' && n !== '/dev/null');
+}
+
+/** Does one of `names`, any leading components stripped, name a hook path or a `.git` entry? */
+export function touchesHooks(names: readonly string[], specs: readonly string[]): boolean {
+  for (const name of names) {
+    const parts = name.split('/').filter((p) => p !== '' && p !== '.');
+    if (parts.some((p) => p.toLowerCase() === '.git')) return true;
+    for (let i = 0; i < parts.length; i++) {
+      const rel = parts.slice(i).join('/');
+      if (specs.some((s) => rel === s || rel.startsWith(`${s}/`) || s.startsWith(`${rel}/`))) return true;
+    }
+  }
+  return false;
+}
+
+/** Why a patch file the command wrote is refused; undefined when it touches nothing of the hooks. */
+function patchVerdict(p: string, specs: readonly string[]): string | undefined {
+  const text = readRegularFile(p, MAX_PATCH);
+  if (text === undefined) return undefined;
+  if (text === null) return 'is no regular file (or too big to read)';
+  if (path.basename(p) === 'apply-opt')
+    return /--directory/.test(text) ? 'moves the paths the patches touch (--directory)' : undefined;
+  if (/^content-transfer-encoding:\s*(base64|quoted-printable)/im.test(text)) return 'is encoded (not read)';
+  return touchesHooks(patchNames(text), specs)
+    ? 'changes the repository’s hooks or carries a git directory'
+    : undefined;
+}
+
+/**
+ * After a command: an am state (`rebase-apply/`) with a patch file it created or changed that changes
+ * the hooks (see above) is removed whole; one note each.
+ */
+export function undoHookPatches(
+  before: ReadonlyMap<string, string | undefined | null>,
+  dirs: readonly string[],
+  rel: (p: string) => string,
+): string[] {
+  const notes: string[] = [];
+  const now = patchStamps(dirs);
+  const byDir = new Map<string, string[]>();
+  for (const [p, stamp] of now)
+    if (before.get(p) !== stamp) byDir.set(path.dirname(p), [...(byDir.get(path.dirname(p)) ?? []), p]);
+  for (const [dir, changed] of byDir) {
+    const gitDir = path.dirname(dir);
+    let why: string | undefined;
+    let which = changed[0]!;
+    if (changed.length > MAX_PATCHES)
+      why = `is one of ${changed.length} patch files the command wrote (too many to read)`;
+    else {
+      const specs = hookPathspecs(commonDirOf(gitDir));
+      for (const p of changed.sort()) {
+        why = patchVerdict(p, specs);
+        which = p;
+        if (why) break;
+      }
+    }
+    if (!why) continue;
+    let ok = true;
+    try {
+      removeTree(dir);
+    } catch {
+      ok = false;
+    }
+    notes.push(
+      `${rel(gitDir)}: ${APPLY}/${path.basename(which)} ${why} (the person’s \`git am --skip\` or \`--continue\` would apply and commit it): ${ok ? 'the operation’s state removed' : 'could not be undone'}`,
+    );
+  }
+  return notes;
+}
