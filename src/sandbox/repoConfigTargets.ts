@@ -59,6 +59,29 @@ export function gitDirOf(root: string): string | undefined {
   return dir && fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory() ? dir : undefined;
 }
 
+/** Directories above a working directory looked at for the repository around it, at the most. */
+const MAX_ENCLOSING = 32;
+
+/**
+ * The work tree of the repository around each working directory that is none itself, as git finds
+ * it (the nearest directory above with a `.git`: red team t, T18 — a session in a monorepo's
+ * `packages/x`, whose hooks run `sh packages/x/scripts/check.sh`).
+ */
+export function enclosingTrees(roots: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const root of roots) {
+    if (fs.lstatSync(path.join(root, '.git'), { throwIfNoEntry: false })) continue;
+    let dir = root;
+    for (let i = 0; i < MAX_ENCLOSING && path.dirname(dir) !== dir; i++) {
+      dir = path.dirname(dir);
+      if (!fs.lstatSync(path.join(dir, '.git'), { throwIfNoEntry: false })) continue;
+      if (gitDirOf(dir) !== undefined) out.add(dir);
+      break;
+    }
+  }
+  return [...out];
+}
+
 /** The repository's common directory (a linked worktree's `commondir`; else the git directory itself). */
 export function commonDirOf(gitDir: string): string {
   const c = readConfig(path.join(gitDir, 'commondir'))?.trim();

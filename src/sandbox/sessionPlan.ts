@@ -31,7 +31,7 @@ import { todoSnapshots, undoTodoExecs, type TodoSnapshots } from './sequencerSta
 import { gitEntriesOf, protectedEntriesOf } from './treeWatch';
 import { detachHardLinks } from './hardLinks';
 import { withLinks } from './entryState';
-import { hookManifestKeys, repositoryConfigTargets } from './repoConfigTargets';
+import { enclosingTrees, hookManifestKeys, repositoryConfigTargets } from './repoConfigTargets';
 import { toolConfigTargets } from './toolConfigTargets';
 import { sessionTempDir, sessionTempRoot } from './sessionTemp';
 import type { SandboxSettings } from './settings';
@@ -209,7 +209,10 @@ export async function sessionSandboxPlan(scope: SessionCommandScope): Promise<Se
     const detached = detachHardLinks(scan, gitRoots, relativeTo(roots));
     // The package.json keys the person's git hooks run (`npm run precommit`: O6) are watched too.
     const repos = repositoryTrees(roots, gitRoots);
-    const manifests = manifestBins(manifestsOf({ roots, gitRoots, nameRoots }), hookManifestKeys(roots, repos));
+    const manifests = manifestBins(
+      manifestsOf({ roots, gitRoots, nameRoots }),
+      hookManifestKeys(roots, [...repos, ...enclosingTrees(roots)]),
+    );
     protection = {
       scan,
       denyWrite: protectedDenyWrite(scan, roots, writable, allowed),
@@ -300,7 +303,8 @@ export function protectionScan(p: Pick<Protection, 'roots' | 'extra' | 'gitRoots
   // What the working directories' own repository configuration names: its hooks directory, its includes (M6a, M6b).
   // Inside node_modules (lefthook's own binary its hook runs: R4) compared, not denied: npm reinstalls
   // it. A framework's absent configuration name (also among the session's control files) gets no placeholder.
-  for (const e of repositoryConfigTargets(p.roots, repositoryTrees(p.roots, p.gitRoots ?? []))) {
+  const repos = [...repositoryTrees(p.roots, p.gitRoots ?? []), ...enclosingTrees(p.roots)];
+  for (const e of repositoryConfigTargets(p.roots, repos)) {
     const had = scan.entries.get(e.path);
     const loose = e.kind === 'file' && e.path.split(path.sep).includes('node_modules');
     if (had && !e.absentUndone && !loose && (had.kind === e.kind || e.kind !== 'dir')) continue;

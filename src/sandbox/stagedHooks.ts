@@ -51,9 +51,41 @@ function git(gitDir: string, args: readonly string[], env: Record<string, string
   );
 }
 
+/** The index's identity and times, links not followed ('-': none). */
 function indexStat(gitDir: string): string {
-  const st = fs.statSync(path.join(gitDir, 'index'), { throwIfNoEntry: false, bigint: true });
+  const st = fs.lstatSync(path.join(gitDir, 'index'), { throwIfNoEntry: false, bigint: true });
   return st ? `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}` : '-';
+}
+
+/** Is `.git/index` there and no regular file (a FIFO git blocks on, a link it follows: red team t, T19)? */
+const oddIndex = (gitDir: string) => {
+  const st = fs.lstatSync(path.join(gitDir, 'index'), { throwIfNoEntry: false });
+  return st !== undefined && !st.isFile();
+};
+
+/**
+ * The index's bytes, read without blocking or following a link (T19: a FIFO left as `.git/index`
+ * blocked the worker's one thread at the next command's start): undefined when it is no regular
+ * file or bigger than MAX_INDEX (HEAD is compared then), empty when there is none.
+ */
+function indexBytes(gitDir: string): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(
+      path.join(gitDir, 'index'),
+      fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK,
+    );
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? Buffer.alloc(0) : undefined; // none: every entry is new
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    return st.isFile() && st.size <= MAX_INDEX ? fs.readFileSync(fd) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 const literal = (specs: readonly string[]) => ['--', ...specs.map((s) => `:(literal)${s}`)];
@@ -95,13 +127,7 @@ export function stagedSnapshots(roots: readonly string[]): StagedSnapshots {
     const gitDir = path.join(r, '.git');
     if (!fs.lstatSync(gitDir, { throwIfNoEntry: false })?.isDirectory()) continue;
     const stat = indexStat(gitDir);
-    let bytes: Buffer | undefined;
-    try {
-      const file = path.join(gitDir, 'index');
-      if (fs.lstatSync(file).size <= MAX_INDEX) bytes = fs.readFileSync(file);
-    } catch {
-      bytes = Buffer.alloc(0); // no index: every entry is new
-    }
+    const bytes = indexBytes(gitDir);
     const locked = fs.lstatSync(path.join(gitDir, 'index.lock'), { throwIfNoEntry: false }) !== undefined;
     out.push({ gitDir, stat, locked, ...(bytes ? { bytes } : {}) });
   }
@@ -131,6 +157,11 @@ export function undoStagedHooks(
     // An index removed carries nothing (git reads none); one written again from nothing would drop the rest.
     const stat = indexStat(was.gitDir);
     if (stat === was.stat || stat === '-') continue;
+    if (oddIndex(was.gitDir)) {
+      // No git runs on it (it would block, or read what a link leads to); after the call it goes (T19).
+      if (opts.afterCall) notes.push(removeOddIndex(was.gitDir, rel));
+      continue;
+    }
     const specs = (was.specs ??= hookPathspecs(was.gitDir));
     if (specs.length === 0) continue;
     const now = listed(was.gitDir, specs);
@@ -163,6 +194,17 @@ export function undoStagedHooks(
     if (failed.length > 0) notes.push(...failClosed(was, failed, rel, opts.afterCall === true));
   }
   return notes;
+}
+
+/** A `.git/index` that is no regular file, removed (git reads no index then; `git reset` makes one from HEAD). */
+function removeOddIndex(gitDir: string, rel: (p: string) => string): string {
+  const index = path.join(gitDir, 'index');
+  try {
+    anchoredFile(index, (pinned) => removeAnchored(path.dirname(pinned), path.basename(pinned)));
+    return `${rel(index)}: no regular file (a FIFO blocks git, a link leads it elsewhere); removed (\`git reset\` makes the index again from HEAD)`;
+  } catch {
+    return `${rel(index)}: no regular file (a FIFO blocks git, a link leads it elsewhere); could not be removed`;
+  }
 }
 
 /** `index.lock` of `gitDir` removed, through its directory as opened (never a link on the way). */
