@@ -416,7 +416,9 @@ function undoEntry(e: ProtectedEntry, rel: (p: string) => string, notes: string[
     });
   } catch (err) {
     if (!(err instanceof DirectoryMoved)) throw err;
-    live.moved?.(e.path);
+    // While the command runs: tried again. After it (the ways were cut first, linkedWays.ts): said.
+    if (live.moved) live.moved(e.path);
+    else notes.push(`${rel(e.path)}: could not be undone (a directory on its way moved while it was checked)`);
   }
 }
 
