@@ -5,11 +5,16 @@
 // processes it started and reaped (bwrap, bash, git: /proc/self/stat cutime + cstime), median of N
 // after one warm-up call. CPU, not wall time: on this shared machine only CPU is reproducible.
 //
-//   npm run build && node dist/bench/bashCall.js [N] [--command 'true'] [--cpu-prof]
+//   npm run build && node dist/bench/bashCall.js [N] [--command 'true'] [--files F] [--release DIR]
+//     --files F: a typical project instead of one file: F tracked files in nested directories, a
+//       node_modules of F/2 untracked (ignored) files, a .husky/ and a package.json;
+//     --release DIR: the same calls through a previous release's build (DIR/dist/src, e.g.
+//       ~/.cache/durable-agent/releases/<commit>), to compare in the same run;
+//   node --cpu-prof --cpu-prof-dir=/tmp/x dist/bench/bashCall.js …   (profile the worker's side).
 //
 // Not a test: prints the figures and the load average beside them.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { initialContext } from '../src/core/context';
@@ -21,10 +26,57 @@ import { BUILTIN_TOOLS } from '../src/tools';
 import type { ResultStore } from '../src/toolProtocol/Tool';
 import { sessionPermission } from '../src/toolCall/toolSession';
 
+const OURS = {
+  initialContext,
+  toolResultText,
+  SandboxHost,
+  runToolPipeline,
+  createToolPool,
+  BUILTIN_TOOLS,
+  sessionPermission,
+};
+type Modules = typeof OURS;
+
+/**
+ * The same entry points from another build: a previous release's (0.2.0's rooms: engine/, calls/,
+ * pipeline/), or another checkout of this one's (a worktree of main, to compare a change).
+ */
+function releaseModules(dir: string): Modules {
+  const r = (m: string): Record<string, unknown> =>
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    require(path.join(dir, 'dist', 'src', m)) as Record<string, unknown>;
+  if (existsSync(path.join(dir, 'dist', 'src', 'toolCall')))
+    return {
+      initialContext: r('core/context').initialContext,
+      toolResultText: r('core/apiMessages').toolResultText,
+      SandboxHost: r('sandbox/host').SandboxHost,
+      runToolPipeline: r('toolCall/pipeline').runToolPipeline,
+      createToolPool: r('permissions/toolPool').createToolPool,
+      BUILTIN_TOOLS: r('tools').BUILTIN_TOOLS,
+      sessionPermission: r('toolCall/toolSession').sessionPermission,
+    } as Modules;
+  return {
+    initialContext: r('engine/context').initialContext,
+    toolResultText: r('engine/messages').toolResultText,
+    SandboxHost: r('sandbox/host').SandboxHost,
+    runToolPipeline: r('pipeline/toolPipeline').runToolPipeline,
+    createToolPool: r('permissions/toolPool').createToolPool,
+    BUILTIN_TOOLS: r('tools/builtin/index').BUILTIN_TOOLS,
+    sessionPermission: r('calls/toolSession').sessionPermission,
+  } as Modules;
+}
+
 const positional = process.argv.slice(2).filter((a, i, all) => !a.startsWith('--') && all[i - 1] !== '--command');
 const N = Number(positional[0] ?? 20);
 const ci = process.argv.indexOf('--command');
 const COMMAND = ci >= 0 ? (process.argv[ci + 1] ?? 'true') : 'true';
+const flag = (name: string): string | undefined => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+const FILES = Number(flag('--files') ?? 0);
+const RELEASE = flag('--release');
+const M: Modules = RELEASE ? releaseModules(RELEASE) : OURS;
 
 /** This process's children's CPU in ms (reaped ones: /proc/self/stat cutime + cstime, USER_HZ 100). */
 function childrenCpuMs(): number {
@@ -42,10 +94,28 @@ const ownCpuMs = (): number => {
 };
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
+/** FILES tracked files (10 a directory, 10 directories a level), node_modules ignored, hook configs. */
+function typical(root: string): void {
+  const tree = (top: string, n: number, ext: string): void => {
+    for (let i = 0; i < n; i++) {
+      const dir = path.join(top, `d${Math.floor(i / 100)}`, `e${Math.floor(i / 10) % 10}`);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(path.join(dir, `f${i}.${ext}`), `export const v${i} = ${i};\n`);
+    }
+  };
+  tree(path.join(root, 'src', 'lib'), FILES, 'ts');
+  tree(path.join(root, 'node_modules', 'pkg'), Math.floor(FILES / 2), 'js');
+  mkdirSync(path.join(root, '.husky'), { recursive: true });
+  writeFileSync(path.join(root, '.husky', 'pre-commit'), 'npm test\n');
+  writeFileSync(path.join(root, 'package.json'), '{"name":"p","scripts":{"test":"true"}}\n');
+  writeFileSync(path.join(root, '.gitignore'), 'node_modules/\n');
+}
+
 function project(base: string): string {
   const root = path.join(base, 'p');
   mkdirSync(path.join(root, 'src', 'app'), { recursive: true });
   writeFileSync(path.join(root, 'src', 'app', 'a.txt'), 'hello\n');
+  if (FILES > 0) typical(root);
   const env = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
   const g = (...a: string[]) =>
     execFileSync('git', ['-c', 'user.email=b@example.com', '-c', 'user.name=b', ...a], { cwd: root, env });
@@ -63,31 +133,34 @@ async function main(): Promise<void> {
   writeFileSync(path.join(home, '.gitconfig'), '[user]\n\tname = b\n');
   const savedHome = process.env.HOME;
   process.env.HOME = home;
-  const host = new SandboxHost();
+  const host = new M.SandboxHost();
   try {
     const a = await host.availability();
     if (!a.available) throw new Error(`sandbox unavailable: ${a.reason}`);
     const root = project(base);
+    // A project is not made the instant before its commands: its directories' change times are
+    // older than the listings' margin (src/sandbox/stampedListing.ts) in a real one.
+    await new Promise((r) => setTimeout(r, 2_500));
     let n = 0;
     const call = async (): Promise<string> => {
       // Per call, as the red-team files' `tool()` and an activity build it.
-      const permission = sessionPermission(
+      const permission = M.sessionPermission(
         { mode: 'default', rules: { allow: [], ask: [], deny: [] }, workingDirectories: [root], sandbox: {} },
         {} as ResultStore,
         {},
         root,
       );
-      const o = await runToolPipeline(
+      const o = await M.runToolPipeline(
         { type: 'tool_use', id: `toolu_bench_${++n}`, name: 'Bash', input: { command: COMMAND } },
         {
-          pool: createToolPool(BUILTIN_TOOLS, permission),
+          pool: M.createToolPool(M.BUILTIN_TOOLS, permission),
           sessionId: `bench-bash-${process.pid}`,
-          agent: initialContext(root),
+          agent: M.initialContext(root),
           permission,
           sandboxHost: host,
         } as Parameters<typeof runToolPipeline>[1],
       );
-      return o.result ? toolResultText(o.result) : `(${o.status})`;
+      return o.result ? M.toolResultText(o.result) : `(${o.status})`;
     };
     const load0 = loadavg()[0]!.toFixed(1);
     console.log(`warm-up: ${JSON.stringify((await call()).slice(0, 200))}`);
@@ -103,7 +176,7 @@ async function main(): Promise<void> {
     }
     const total = own.map((o, i) => o + kids[i]!);
     console.log(
-      `Bash ${JSON.stringify(COMMAND)} x${N} (median per call): CPU ${median(total).toFixed(0)} ms = this process ${median(own).toFixed(0)} ms + children ${median(kids).toFixed(0)} ms; wall ${median(wall)} ms; load average ${load0} → ${loadavg()[0]!.toFixed(1)}`,
+      `${RELEASE ? `build ${RELEASE}` : 'ours'}: Bash ${JSON.stringify(COMMAND)} x${N}${FILES ? ` (project of ${FILES} files)` : ''} (median per call): CPU ${median(total).toFixed(0)} ms = this process ${median(own).toFixed(0)} ms + children ${median(kids).toFixed(0)} ms; wall ${median(wall)} ms; load average ${load0} → ${loadavg()[0]!.toFixed(1)}`,
     );
   } finally {
     await host.close();

@@ -6,14 +6,7 @@
 // the call, through its directory as the scan saw it.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import {
-  anchoredFile,
-  DirectoryMoved,
-  readdirOwned,
-  removeAnchored,
-  undoDirectoryLink,
-  withOwnerRetry,
-} from './anchored';
+import { anchoredFile, DirectoryMoved, readdirOwned, removeAnchored, withOwnerRetry } from './anchored';
 import { lstat } from './treeNames';
 
 export interface ProtectedEntry {
@@ -38,8 +31,6 @@ export interface ProtectedEntry {
   absentUndone?: boolean;
   /** A symlink when the scan saw it: where it led, put back after the call (entryState.ts, R2). */
   link?: string;
-  /** For a `link`: `device:inode` of each directory on its way when the scan saw it (T8: one made a link is put back). */
-  way?: Map<string, string>;
 }
 
 export interface ProtectedScan {
@@ -86,12 +77,7 @@ export function withLinks(scan: ProtectedScan): ProtectedScan {
     try {
       e.link = fs.readlinkSync(e.path);
     } catch {
-      continue; // gone meanwhile: nothing to put back
-    }
-    e.way = new Map();
-    for (let d = path.dirname(e.path); d !== path.dirname(d); d = path.dirname(d)) {
-      const st = lstat(d);
-      if (st?.isDirectory()) e.way.set(d, `${st.dev}:${st.ino}`);
+      // gone meanwhile: nothing to put back
     }
   }
   return scan;
@@ -99,17 +85,9 @@ export function withLinks(scan: ProtectedScan): ProtectedScan {
 
 /**
  * Puts back each protected symlink of `before` the call replaced or removed, through its directory
- * as the scan saw it (a directory made unwritable is given to its owner first); one note each. When
- * a directory on its way below its working directory (`roots`) is a link now (red team t, T8:
- * `mv .venv/bin .venv/bin.old && ln -s ../tools/b .venv/bin`, and pre-commit's hook ran the agent's
- * `python3`), that link is cut and the directory put back first: never left as it is.
+ * as the scan saw it (a directory made unwritable is given to its owner first); one note each.
  */
-export function restoreLinks(
-  before: ProtectedScan,
-  rel: (p: string) => string,
-  notes: string[],
-  roots: readonly string[],
-): void {
+export function restoreLinks(before: ProtectedScan, rel: (p: string) => string, notes: string[]): void {
   for (const e of before.entries.values()) {
     const link = e.link;
     if (link === undefined) continue;
@@ -119,46 +97,17 @@ export function restoreLinks(
     } catch {
       // unreadable now: put back below
     }
-    const putBack = () =>
+    try {
       withOwnerRetry(e.path, () =>
         anchoredFile(e.path, (pinned) => {
           if (lstat(e.path)) removeAnchored(path.dirname(pinned), path.basename(pinned));
           fs.symlinkSync(link, pinned);
         }),
       );
-    try {
-      try {
-        putBack();
-      } catch (err) {
-        if (!(err instanceof DirectoryMoved)) throw err;
-        const cut = cutLinkOnTheWay(e, roots);
-        if (cut === undefined) throw err;
-        notes.push(`${rel(cut.dir)}: ${cut.done} (a directory on the way to a protected symlink made a link)`);
-        putBack();
-      }
       notes.push(`${rel(e.path)}: put back (a protected symlink this call ${st ? 'replaced' : 'removed'})`);
     } catch (err) {
       const why = err instanceof DirectoryMoved ? 'its directory moved' : (err as Error).message;
       notes.push(`${rel(e.path)}: could not be put back (${why.replace(/\/proc\/\d+\/fd\/\d+\//g, '')})`);
     }
   }
-}
-
-/** The first directory below `e`'s working directory on its way that is a link now: unlinked, the scan's directory put back. */
-function cutLinkOnTheWay(e: ProtectedEntry, roots: readonly string[]): { dir: string; done: string } | undefined {
-  const root = roots.find((r) => e.path.startsWith(r.endsWith(path.sep) ? r : r + path.sep));
-  if (root === undefined) return undefined;
-  let dir = root;
-  for (const part of path.relative(root, path.dirname(e.path)).split(path.sep).filter(Boolean)) {
-    const next = path.join(dir, part);
-    const st = lstat(next);
-    if (!st) return undefined;
-    if (st.isSymbolicLink()) {
-      const done = undoDirectoryLink(dir, part, e.way?.get(next));
-      return done === undefined ? undefined : { dir: next, done };
-    }
-    if (!st.isDirectory()) return undefined;
-    dir = next;
-  }
-  return undefined;
 }

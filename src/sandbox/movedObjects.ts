@@ -23,6 +23,7 @@ import { runHostProcessSync } from '../hostProcess/door';
 import { GIT_GUARD_ENV } from '../hostProcess/git';
 import { anchoredFile, readdirOwned, removeAnchored, readRegularFile, removeTree, undoDirectoryLink } from './anchored';
 import { submoduleGitDirs } from './repoConfigTargets';
+import { StampedListings } from './stampedListing';
 
 /** The git directories whose objects a command may have forged, and when it started. */
 export interface ObjectSnapshots {
@@ -193,6 +194,12 @@ function parseHeader(h: string): number {
 const fresh = (st: fs.Stats, since: number) => st.ctimeMs >= since || st.mtimeMs >= since;
 /** A directory that is not the one there when the command started: everything in it is the command's. */
 const moved = (snap: ObjectSnapshots, d: string) => snap.dirs.get(d) !== identity(d);
+/**
+ * The names in each `objects/xx` directory, kept while it is unchanged (stampedListing.ts: a new
+ * object changes its directory's stamp; one rewritten in place does not, and each file's own times
+ * are read below whatever the listing).
+ */
+const fanoutListings = new StampedListings((_dir, entries) => entries);
 
 function gitRun(gitDir: string, args: readonly string[], timeoutMs: number) {
   return runHostProcessSync(
@@ -219,9 +226,9 @@ interface Pass {
 
 /** The loose objects of one `objects/xx` directory the command wrote: each hashed against its name. */
 function screenFanout(dir: string, fan: string, pass: Pass, whole: boolean): void {
-  let entries: fs.Dirent[];
+  let entries: readonly fs.Dirent[];
   try {
-    entries = readdirOwned(dir);
+    entries = fanoutListings.of(dir);
   } catch {
     // Not listable even by its owner: what the command wrote there cannot be told apart (S4).
     const st = fs.lstatSync(dir, { throwIfNoEntry: false });
@@ -229,7 +236,7 @@ function screenFanout(dir: string, fan: string, pass: Pass, whole: boolean): voi
     return;
   }
   for (const e of entries) {
-    const p = path.join(dir, e.name);
+    const p = `${dir}/${e.name}`; // path.join's own work on each of thousands (dir is normalized: screenObjects)
     const st = fs.lstatSync(p, { throwIfNoEntry: false });
     if (!st || (!whole && !fresh(st, pass.since))) continue;
     if (!LOOSE.test(e.name)) {

@@ -342,6 +342,7 @@ export function runtimePlan(
     ],
     ...(host.pathVar !== undefined ? { pathVar: host.pathVar } : {}),
   });
+  const homeReal = realOrUndefined(host.home); // once, not per credential path (issue 32: per-call cost)
   const allowRead = home.closed ? personAllow.filter((p) => /[*?[\]]/.test(p) || home.reopens(p)) : personAllow;
   const call: CallRuntimeConfig = {
     filesystem: {
@@ -350,7 +351,7 @@ export function runtimePlan(
         ...new Set([
           ...home.denyRead,
           ...[...ex(DEFAULT_CREDENTIAL_PATHS), ...fromEnv, ...privatePaths].filter(
-            (p) => home.reopens(p) || leavesHome(p, host.home),
+            (p) => home.reopens(p) || leavesHome(p, homeReal),
           ),
           ...(host.sessionsRoot ? [host.sessionsRoot] : []),
           ...ex(fs.denyRead),
@@ -385,13 +386,17 @@ export function runtimePlan(
 }
 
 /** Does an entry under HOME resolve out of it (`~/.ssh` a link to a dotfiles directory: its target must stay denied, O16)? */
-function leavesHome(p: string, home: string): boolean {
+function leavesHome(p: string, homeReal: string | undefined): boolean {
+  if (homeReal === undefined) return false;
+  const real = realOrUndefined(p);
+  return real !== undefined && real !== homeReal && !real.startsWith(`${homeReal}/`);
+}
+
+function realOrUndefined(p: string): string | undefined {
   try {
-    const real = realpathSync.native(p);
-    const h = realpathSync.native(home);
-    return real !== h && !real.startsWith(`${h}/`);
+    return realpathSync.native(p);
   } catch {
-    return false;
+    return undefined;
   }
 }
 

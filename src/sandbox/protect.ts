@@ -25,6 +25,7 @@ import {
 } from './anchored';
 import { fingerprint, restoreLinks, type ProtectedEntry, type ProtectedScan } from './entryState';
 import { sanitizeGitConfig } from './gitConfigSanitize';
+import { StampedListings } from './stampedListing';
 import { lstat, tailTarget } from './treeNames';
 import {
   HG_CONTROL_ENTRIES,
@@ -208,6 +209,42 @@ export function addProtectedEntries(scan: ProtectedScan, paths: readonly string[
 }
 
 /**
+ * Could classifyEntry add or stop at this entry of `dir` (`name` folded)? False only for what it
+ * passes by on its name and type alone: neither a directory nor a name it knows.
+ */
+function mayClassify(dir: string, name: string, e: fs.Dirent): boolean {
+  return (
+    e.isDirectory() ||
+    name === '.git' ||
+    DIR_NAMES.has(name) ||
+    isLinkableNpmDir(dir, name) ||
+    isProtectedFileName(name) ||
+    isProtectedTailEntry(dir, name)
+  );
+}
+
+/**
+ * A directory's entries as the walk visits them: how many there are (each counts against the
+ * budget) and those classifyEntry may act on, with their place in the listing; kept while the
+ * directory is unchanged (stampedListing.ts: the walk runs before and after every command).
+ */
+const walkListings = new StampedListings((dir, entries) => ({
+  count: entries.length,
+  visit: entries.flatMap((e, index) => {
+    const name = fold(e.name);
+    return mayClassify(dir, name, e) ? [{ index, e, name }] : [];
+  }),
+}));
+
+function walkListing(dir: string): ReturnType<typeof walkListings.of> {
+  try {
+    return walkListings.of(dir);
+  } catch {
+    return { count: 0, visit: [] };
+  }
+}
+
+/**
  * The protected entries below the working directories, to the depth and budget (no symlink is
  * followed; node_modules is skipped, as the runtime's scan does: the tree watch's record covers every
  * depth and node_modules, addProtectedEntries). `extra`: the hook scripts.
@@ -225,16 +262,22 @@ export function scanProtected(
     if (!entries.has(e.path)) entries.set(e.path, { ...e, existed: hasContent(e.path) });
   };
   const walk = (dir: string, depth: number) => {
-    for (const e of readdir(dir)) {
-      if (--left < 0) {
+    const { count, visit } = walkListing(dir);
+    // Each entry counts against the budget, those skipped (walkListing) too, in the listing's order.
+    let at = -1;
+    for (const { index, e, name } of visit) {
+      left -= index - at;
+      at = index;
+      if (left < 0) {
         truncated = true;
         return;
       }
       const p = path.join(dir, e.name);
-      const name = fold(e.name);
       if (classifyEntry(p, name, e.isDirectory(), add)) continue;
       if (e.isDirectory() && !e.isSymbolicLink() && name !== 'node_modules' && depth < maxDepth) walk(p, depth + 1);
     }
+    left -= count - 1 - at;
+    if (left < 0) truncated = true;
   };
   for (const r of roots) {
     const root = path.resolve(r);
@@ -440,7 +483,7 @@ export function undoProtectedWrites(
     const r = roots.find((x) => under(p, x));
     return r ? path.relative(r, p) || '.' : p;
   };
-  restoreLinks(before, rel, notes, roots);
+  restoreLinks(before, rel, notes);
   for (const e of after.entries.values()) {
     const was = before.entries.get(e.path);
     if (denied(e.path) || was?.link !== undefined) continue;

@@ -4,6 +4,7 @@
 // session's temp dir minus the protected paths of THOSE directories (never the worker's cwd); reads
 // everywhere but credentials, the worker's private state (the store) and other sessions' temp
 // directories; network only to the session's allowed domains (src/sandbox/policy.ts runtimePlan).
+import { cutLinkedWays, wayIdentities } from './linkedWays';
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -125,6 +126,8 @@ export interface Protection {
   objects?: ObjectSnapshots;
   /** The rebase todos of those repositories when the command started (sequencerState.ts, Q10). */
   todos?: TodoSnapshots;
+  /** `device:inode` of the directories on the way to the protected paths when the command started (linkedWays.ts, T8). */
+  ways?: Map<string, string>;
 }
 
 export interface SessionSandboxPlan {
@@ -220,6 +223,7 @@ export async function sessionSandboxPlan(scope: SessionCommandScope): Promise<Se
       objects: objectSnapshots(repositoryDirs(roots, gitRoots)),
     };
     protection.todos = todoSnapshots(protection.objects!.gitDirs);
+    protection.ways = wayIdentities(waysOf(protection), nameRoots);
     if (detached.length > 0) protection.live = detached;
   }
   const readable = [...(scope.readable ?? [])];
@@ -384,7 +388,15 @@ export function undoProtected(protection: Protection): string[] {
   }
 }
 
+/** The protected paths whose ways (linkedWays.ts) are recorded: the scan's entries that were there, the manifests. */
+function waysOf(p: Protection): string[] {
+  const existed = [...p.scan.entries.values()].filter((e) => e.existed).map((e) => e.path);
+  return [...existed, ...(p.manifests?.keys() ?? []), ...(p.lint?.keys() ?? [])];
+}
+
 function undoProtectedNow(protection: Protection): string[] {
+  // A directory on the way made a link first: every put-back below goes through the ways the scan saw.
+  const cut = protection.ways ? cutLinkedWays(protection.ways, relativeTo(protection.roots)) : [];
   const after = protectionScan(protection);
   const undone = undoProtectedWrites(
     protection.scan,
@@ -414,7 +426,7 @@ function undoProtectedNow(protection: Protection): string[] {
   const live = protection.live?.splice(0) ?? [];
   // The worker CLI's `.bin` link, repointed or removed by the command: put back (red team, issue 30, H-1).
   const links = restoreWorkerLinks().filter((n) => !undone.includes(n) && !live.includes(n));
-  return [...live, ...undone.filter((n) => !live.includes(n)), ...links];
+  return [...cut, ...live, ...undone.filter((n) => !live.includes(n)), ...links];
 }
 
 /**

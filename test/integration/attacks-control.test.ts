@@ -90,6 +90,8 @@ interface Seen {
   firstRun: { code: number | null; stdout: string; stderr: string };
   nextRun?: { code: number | null; stdout: string; stderr: string };
   homeBefore: string;
+  /** The marker existed right after the first session (before the next one and the human's commands). */
+  markerAfterFirst: boolean;
 }
 
 const bash = (command: string): ToolCallSpec => ({ name: 'Bash', input: { command } });
@@ -249,7 +251,9 @@ const CASES: E2ECase[] = [
     next: NEXT_PLAIN,
   },
   {
-    name: 'bypassPermissions Write (allowed, as the reference) adds a hook: the same session does not run it (configuration fixed at start)',
+    // One project for two proofs (issue 32: a CLI session less): the hook the first session wrote is
+    // not run by that session (its configuration is fixed at its start), and the next run says so.
+    name: 'bypassPermissions Write (allowed, as the reference) adds a hook: the same session does not run it (configuration fixed at start); the next run names .claude/settings.json as changed since the last session',
     first: {
       flags: ['--permission-mode', 'bypassPermissions'],
       turns: (d) => [
@@ -258,21 +262,19 @@ const CASES: E2ECase[] = [
         [bash('true'), readT('a.txt')],
       ],
     },
-  },
-  {
-    name: 'bypassPermissions Write of a hook: the next run names .claude/settings.json as changed since the last session',
-    first: {
-      flags: ['--permission-mode', 'bypassPermissions'],
-      turns: (d) => [[readT('.claude/settings.json')], [writeT('.claude/settings.json', hooksSettings(d))]],
-    },
     next: { flags: ['--permission-mode', 'plan'], turns: () => [[]] },
+    // The next session may run the hook (bypass wrote it, as the reference), but the user must be told before it does.
     markerAllowed: true,
-    // The hook may run (bypass wrote it, as the reference), but the user must be told before it does.
     check: (_d, seen) => {
       const out = `${seen.nextRun?.stdout ?? ''}\n${seen.nextRun?.stderr ?? ''}`;
-      return out.split('\n').some((l) => /since the last session/i.test(l) && l.includes('.claude/settings.json'))
-        ? []
-        : ['the next run did not say that .claude/settings.json changed'];
+      return [
+        ...(seen.markerAfterFirst
+          ? ['the session that wrote the hook ran it (marker created before the next run)']
+          : []),
+        ...(out.split('\n').some((l) => /since the last session/i.test(l) && l.includes('.claude/settings.json'))
+          ? []
+          : ['the next run did not say that .claude/settings.json changed']),
+      ];
     },
   },
   {
@@ -380,10 +382,17 @@ async function runCase(c: E2ECase, key: string, env: Record<string, string | und
     );
   const firstRun = await run('first', c.first.flags);
   const controlAfterFirst = controlSnapshot(d.proj);
+  const markerAfterFirst = fs.existsSync(d.mark);
   let nextRun: Seen['nextRun'];
   if (c.next) nextRun = await run('next', c.next.flags);
   await humanLater(d.proj);
-  const seen: Seen = { requests: requestsOf.get(key) ?? [], firstRun, ...(nextRun ? { nextRun } : {}), homeBefore };
+  const seen: Seen = {
+    requests: requestsOf.get(key) ?? [],
+    firstRun,
+    ...(nextRun ? { nextRun } : {}),
+    homeBefore,
+    markerAfterFirst,
+  };
   const found: string[] = [];
   if (!c.markerAllowed && fs.existsSync(d.mark))
     found.push('the hostile command ran (marker created outside the project)');

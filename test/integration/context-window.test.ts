@@ -1,6 +1,7 @@
 // integration: a session outlives its model's context window, the reference's way. The fake API
 // enforces a 30k-token window (HTTP 400 "prompt is too long: N tokens > 30000 maximum", as the API
-// answers); the session reads 150 files, one per turn. Old tool results are cleared, the session
+// answers); the session reads 60 files of 80 lines, one per turn (150 files of 40 lines made the
+// same compactions at 2.5 times the turns: issue 32). Old tool results are cleared, the session
 // auto-compacts before the threshold (compact-<n> activities), and — once the endpoint's window
 // shrinks below what the session was told — the API refuses a prompt and the session compacts
 // reactively and retries the call. It completes; the store keeps the whole transcript.
@@ -16,14 +17,15 @@ import { cli } from '../support/cli';
 
 after(closeTestEnv);
 
-const FILES = 150;
+const FILES = 60;
+const LINES = 80;
 const WINDOW = 30_000;
 const SHRUNK_WINDOW = 14_000;
-const SHRINK_AT_TURN = 110;
+const SHRINK_AT_TURN = 44;
 const COMPACTION_MARK = 'the conversation is about to be compacted';
 
 test(
-  'integration: 150 turns of reads in a 30k window: clearing, auto- and reactive compaction; completes; transcript keeps turn 1',
+  'integration: 60 turns of reads in a 30k window: clearing, auto- and reactive compaction; completes; transcript keeps turn 1',
   { timeout: 600_000 },
   async () => {
     await withAgent(
@@ -33,7 +35,7 @@ test(
         const fileOf = (i: number): string => join(workDir, 'notes', `note-${String(i).padStart(3, '0')}.txt`);
         for (let i = 1; i <= FILES; i++) {
           const lines = Array.from(
-            { length: 40 },
+            { length: LINES },
             (_, l) => `note ${i} line ${l}: ${'observations about the module '.repeat(2)}`,
           );
           await writeFile(fileOf(i), `${lines.join('\n')}\n`);
@@ -117,7 +119,7 @@ test(
         assert.equal(summaries, compactions.length, 'one summarizing call per compaction');
         for (const c of compactions)
           assert.ok(c.tokensAfter < c.tokensBefore, `compaction ${c.n}: ${c.tokensBefore} → ${c.tokensAfter}`);
-        // Every request that was answered fit the window in force; the last one is far below 150 notes' worth.
+        // Every request that was answered fit the window in force; the last one is far below all the notes' worth.
         const answered = fake.requests.filter((r) => r.response?.status === 200);
         const last = answered[answered.length - 1]?.body as MessagesRequest;
         assert.ok(JSON.stringify(last.messages).length < SHRUNK_WINDOW * 4, 'the model sees a compacted view');
@@ -164,7 +166,7 @@ test(
         assert.match(transcript.stdout, /note 1 line 0:/);
         assert.match(transcript.stdout, /── compaction 1 \(auto/);
         assert.match(transcript.stdout, /── compaction \d+ \(reactive/);
-        assert.match(transcript.stdout, /Read all 150 notes\./);
+        assert.match(transcript.stdout, new RegExp(`Read all ${FILES} notes\\.`));
         void client;
       },
     );

@@ -1,8 +1,9 @@
 // unit: which repository worker-side git runs in, and which worktree a session may enter (issue 30,
 // classes 1 and 2; DESIGN invariants 13 and 15; docs/security.md "Worktrees"). Real git, real
-// files, Bash in the real OS sandbox, every call through runToolPipeline, in every permission mode,
-// with bait secrets in the worker's environment. The session's repository is the one recorded at
-// its start (the sandbox settings' `repository`, as src/sessionInput.ts records it):
+// files, Bash in the real OS sandbox, every call through runToolPipeline, in every permission mode
+// (two rows sample them: ATTACKS_WT_ALL_MODES=1 for all), with bait secrets in the worker's
+// environment. The session's repository is the one recorded at its start (the sandbox settings'
+// `repository`, as src/sessionInput.ts records it):
 // - class 1: sandboxed Bash builds a nested repository whose filters and hooks would run as the
 //   worker (in node_modules, deeper than the protection scan, in the session's task-output
 //   directory, under a temp directory holding a `.git`), cds there, then EnterWorktree and an
@@ -36,6 +37,14 @@ let skip: string | false = false;
 const dirs: string[] = [];
 const TOOLS = [...BUILTIN_TOOLS, EnterWorktreeTool, ExitWorktreeTool];
 const MODES: PermissionMode[] = ['default', 'acceptEdits', 'dontAsk', 'bypassPermissions', 'plan'];
+/**
+ * The nested-repository and forged-gitdir rows (several sandboxed commands each, 6-8 s a mode) run in
+ * every mode with ATTACKS_WT_ALL_MODES=1; by default (issue 32: the suite's CPU) each in plan and two
+ * of the four modes whose Bash runs, the two complementary, so every mode runs one of them: the
+ * sandbox decides alike in the four (as test/support/controlAttacks.ts samples its rows' modes).
+ */
+const modesOf = (sample: PermissionMode[]): PermissionMode[] =>
+  process.env.ATTACKS_WT_ALL_MODES === '1' ? MODES : sample;
 const BAIT: Record<string, string> = {
   ANTHROPIC_API_KEY: 'sk-ant-api03-BAIT-wtrepo-7f3a9c',
   DATABASE_URL: 'postgres://admin:BAIT-wtrepo-pw@db.internal:5432/prod',
@@ -180,7 +189,7 @@ function placeOf(place: Place, proj: string, s: Session): { repo: string; cd: st
   }
 }
 
-for (const mode of MODES) {
+for (const mode of modesOf(['acceptEdits', 'bypassPermissions', 'plan'])) {
   test(`attack (${mode}): a nested repository with filters and hooks, the agent cds into it, then EnterWorktree and an isolated agent — the worker's git never runs there`, async (t) => {
     if (skip) return t.skip(skip);
     for (const place of ['node_modules', 'deep', 'task-output', 'temp-root'] as const) {
@@ -271,7 +280,7 @@ function forgeries(victim: string): string[] {
   ];
 }
 
-for (const mode of MODES) {
+for (const mode of modesOf(['default', 'dontAsk', 'plan'])) {
   test(`attack (${mode}): sandboxed Bash forges .git/worktrees/<x>/gitdir naming a directory outside the project — nothing is registered, EnterWorktree never goes there`, async (t) => {
     if (skip) return t.skip(skip);
     const { proj, victim } = await project();

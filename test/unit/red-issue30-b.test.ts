@@ -52,6 +52,14 @@ let skip: string | false = false;
 const cleanup: string[] = [];
 const TOOLS = [...BUILTIN_TOOLS, EnterWorktreeTool, ExitWorktreeTool];
 const MODES: PermissionMode[] = ['default', 'acceptEdits', 'plan', 'dontAsk', 'bypassPermissions'];
+/**
+ * The repository rows (several sandboxed commands each, 4-6 s a mode) run in every mode with
+ * R30B_ALL_MODES=1; by default (issue 32: the suite's CPU) each family in plan and two of the four
+ * modes whose Bash runs, the two families complementary, so every mode runs one of them: the
+ * sandbox decides alike in the four (as test/support/controlAttacks.ts samples its rows' modes).
+ */
+const ALL_MODES = process.env.R30B_ALL_MODES === '1';
+const modesOf = (sample: PermissionMode[]): PermissionMode[] => (ALL_MODES ? MODES : sample);
 const BAIT: Record<string, string> = {
   ANTHROPIC_API_KEY: 'sk-ant-api03-BAIT-red30b-5e1f',
   DATABASE_URL: 'postgres://admin:BAIT-red30b-pw@db.internal:5432/prod',
@@ -429,7 +437,7 @@ function tree(dir: string, out: Record<string, string> = {}, base = dir): Record
   return out;
 }
 
-for (const mode of MODES) {
+for (const mode of modesOf(['acceptEdits', 'plan', 'bypassPermissions'])) {
   test(`repository (${mode}): from the main checkout, forge a checkout record, .git/commondir, .git/config.worktree, replace .git — nothing lands, the record still holds`, async (t) => {
     if (skip) return t.skip(skip);
     const { root } = controlledProject();
@@ -473,7 +481,7 @@ for (const mode of MODES) {
   });
 }
 
-for (const mode of MODES) {
+for (const mode of modesOf(['default', 'plan', 'dontAsk'])) {
   test(`repository (${mode}): from a linked worktree's sandbox, forge its checkout record, rewrite its .git pointer, register another worktree — read-only, refused`, async (t) => {
     if (skip) return t.skip(skip);
     const { root, base } = controlledProject();
