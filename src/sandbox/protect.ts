@@ -76,10 +76,8 @@ export function isProtectedRepositoryPath(rel: string): boolean {
 }
 
 /** In a git directory: what runs code. `modules/*` and `worktrees/*` are git directories too. */
-// `info/grafts`: git's old file form of a replace ref (still honoured, with a hint): `<commit> <parents>`
-// gave the person's HEAD P1's commit as its parent, and their `git reset --hard HEAD~1` checked it out
-// (red team t, T6). Nobody writes it now (`git replace --convert-graft-file`): denied when it exists,
-// removed when a command makes it, like a pointer.
+// `info/grafts`: git's old file form of a replace ref, still honoured; made HEAD's parent P1's commit for the
+// person's `git reset --hard HEAD~1` (red team t, T6): denied when it exists, removed when a command makes it.
 const GIT_DIR_ENTRIES = ['config', 'config.worktree', 'commondir', 'hooks', 'info/grafts'] as const;
 /** `.yarn/`: yarn runs its releases and plugins; its cache and install state stay writable. */
 const YARN_ENTRIES = ['releases', 'plugins', 'sdks'] as const;
@@ -208,10 +206,7 @@ export function addProtectedEntries(scan: ProtectedScan, paths: readonly string[
   }
 }
 
-/**
- * Could classifyEntry add or stop at this entry of `dir` (`name` folded)? False only for what it
- * passes by on its name and type alone: neither a directory nor a name it knows.
- */
+/** Could classifyEntry add or stop at this entry of `dir` (`name` folded)? Not for a non-directory of a name it does not know. */
 function mayClassify(dir: string, name: string, e: fs.Dirent): boolean {
   return (
     e.isDirectory() ||
