@@ -154,7 +154,7 @@ export async function containHook(
           const { lines: violations } = await sandboxedPrepared.finish();
           let protectedUndone: string[];
           try {
-            protectedUndone = protection ? undoProtected(protection) : [];
+            protectedUndone = protection ? await undoProtected(protection) : [];
           } finally {
             releaseTemp();
           }

@@ -225,7 +225,7 @@ export async function containMcpServer(
           inFlight--;
           if (before) {
             await settleTreeEvents();
-            undoProtected(before);
+            await undoProtected(before);
           }
           rest();
         }

@@ -18,10 +18,10 @@
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as zlib from 'node:zlib';
-import { runHostProcessSync } from '../hostProcess/door';
+import { runHostProcess } from '../hostProcess/door';
 import { GIT_GUARD_ENV } from '../hostProcess/git';
 import { anchoredFile, readdirOwned, removeAnchored, readRegularFile, removeTree, undoDirectoryLink } from './anchored';
+import { INFLATE_FLOOR, INFLATE_RATIO, looseObjectId, type Budget } from './looseObjects';
 import { submoduleGitDirs } from './repoConfigTargets';
 import { StampedListings } from './stampedListing';
 
@@ -52,7 +52,6 @@ export const lastObjectCheck = () => ({ ...lastChecked });
 /** Time the verification after one command may take; what is left then is removed unverified. */
 const BUDGET_MS = 30_000;
 const LOOSE = /^[0-9a-f]{38}$|^[0-9a-f]{62}$/;
-const TYPES = new Set(['blob', 'tree', 'commit', 'tag']);
 
 /** `dirs`' git directories (a `.git` directory, and its submodules' below `modules/`), from now on. */
 export function objectSnapshots(gitDirs: readonly string[]): ObjectSnapshots {
@@ -156,41 +155,6 @@ function readdir(p: string): fs.Dirent[] {
   }
 }
 
-/**
- * Objects larger than this are not inflated in the worker (git's own `core.bigFileThreshold`, 512 MiB,
- * sends larger blobs to packs): one the command wrote is removed unverified.
- */
-const MAX_OBJECT = 256 << 20;
-
-/** The id of the object a loose object file holds, or undefined when it is no well-formed object (or too big). */
-export function looseObjectId(file: string, algo: 'sha1' | 'sha256'): string | undefined {
-  let fd: number;
-  try {
-    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
-  try {
-    const st = fs.fstatSync(fd);
-    if (!st.isFile() || st.size > MAX_OBJECT) return undefined;
-    // A stream with bytes after its end, or cut short, is refused by git and by inflateSync alike.
-    const body = zlib.inflateSync(fs.readFileSync(fd), { maxOutputLength: MAX_OBJECT + 64 });
-    const nul = body.subarray(0, 64).indexOf(0);
-    if (nul < 0 || parseHeader(body.subarray(0, nul).toString('latin1')) !== body.length - nul - 1) return undefined;
-    return crypto.createHash(algo).update(body).digest('hex');
-  } catch {
-    return undefined; // not a zlib stream, truncated, too big
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-/** `<type> <size>` → size, or -1. */
-function parseHeader(h: string): number {
-  const m = /^([a-z]+) (0|[1-9][0-9]{0,15})$/.exec(h);
-  return m && TYPES.has(m[1]!) ? Number(m[2]) : -1;
-}
-
 const fresh = (st: fs.Stats, since: number) => st.ctimeMs >= since || st.mtimeMs >= since;
 /** A directory that is not the one there when the command started: everything in it is the command's. */
 const moved = (snap: ObjectSnapshots, d: string) => snap.dirs.get(d) !== identity(d);
@@ -202,7 +166,7 @@ const moved = (snap: ObjectSnapshots, d: string) => snap.dirs.get(d) !== identit
 const fanoutListings = new StampedListings((_dir, entries) => entries);
 
 function gitRun(gitDir: string, args: readonly string[], timeoutMs: number) {
-  return runHostProcessSync(
+  return runHostProcess(
     {
       purpose: 'git',
       command: 'git',
@@ -210,21 +174,24 @@ function gitRun(gitDir: string, args: readonly string[], timeoutMs: number) {
       cwd: '/',
       env: { ...GIT_GUARD_ENV, HOME: '/nonexistent', GIT_NO_LAZY_FETCH: '1' },
     },
-    { timeoutMs: Math.max(1_000, timeoutMs), maxBuffer: 16 << 20 },
+    { timeoutMs: Math.max(1_000, timeoutMs), maxOutputChars: 16 << 20 },
   );
 }
 
 interface Pass {
   since: number;
-  deadline: number;
+  /** What the command's whole check may still spend (shared by its repositories). */
+  budget: Budget;
   /** dev:ino:ctime:size → the id its content hashes to ('' when none). */
   ids: Map<string, string>;
+  /** Loose objects the command wrote, hashed after the walk (looseObjects.ts: off the event loop's back). */
+  loose: Array<{ p: string; id: string; key: string; size: number }>;
   bad: string[];
   late: string[];
   checked: number;
 }
 
-/** The loose objects of one `objects/xx` directory the command wrote: each hashed against its name. */
+/** The loose objects of one `objects/xx` directory the command wrote: listed for hashLoose. */
 function screenFanout(dir: string, fan: string, pass: Pass, whole: boolean): void {
   let entries: readonly fs.Dirent[];
   try {
@@ -248,25 +215,38 @@ function screenFanout(dir: string, fan: string, pass: Pass, whole: boolean): voi
       pass.bad.push(p);
       continue;
     }
-    if (Date.now() > pass.deadline) {
-      pass.late.push(p);
-      continue;
-    }
-    const key = `${st.dev}:${st.ino}:${st.ctimeMs}:${st.size}`;
-    let id = pass.ids.get(key);
+    pass.loose.push({ p, id: fan + e.name, key: `${st.dev}:${st.ino}:${st.ctimeMs}:${st.size}`, size: st.size });
+  }
+}
+
+/**
+ * Each loose object listed by screenFanout hashed against its name, one at a time, the event loop
+ * free between chunks (red team s, S9). The command's bytes on disk buy the budget of what is
+ * inflated (INFLATE_RATIO each); what is past the budget or the deadline is `late` (removed unverified).
+ */
+async function hashLoose(pass: Pass): Promise<void> {
+  for (const o of pass.loose) pass.budget.bytes += INFLATE_RATIO * o.size;
+  for (const o of pass.loose) {
+    let id = pass.ids.get(o.key);
     if (id === undefined) {
-      id = looseObjectId(p, e.name.length === 38 ? 'sha1' : 'sha256') ?? '';
-      pass.ids.set(key, id);
+      const r = await looseObjectId(o.p, o.id.length === 40 ? 'sha1' : 'sha256', pass.budget);
+      if ('over' in r) {
+        pass.late.push(o.p);
+        continue;
+      }
+      id = 'id' in r ? r.id : '';
+      pass.ids.set(o.key, id);
       pass.checked++;
     }
-    if (id !== fan + e.name) pass.bad.push(p);
+    if (id !== o.id) pass.bad.push(o.p);
   }
+  pass.loose = [];
 }
 
 const PACK_SIBLINGS = ['.idx', '.rev', '.bitmap', '.mtimes', '.keep', '.promisor', '.pack'];
 
 /** Packs (or their indexes) the command wrote: verified by git; the multi-pack index removed. */
-function screenPacks(gitDir: string, pack: string, pass: Pass, whole: boolean): void {
+async function screenPacks(gitDir: string, pack: string, pass: Pass, whole: boolean): Promise<void> {
   const changed = new Set<string>();
   for (const e of readdir(pack)) {
     const p = path.join(pack, e.name);
@@ -281,9 +261,9 @@ function screenPacks(gitDir: string, pack: string, pass: Pass, whole: boolean): 
   }
   for (const base of changed) {
     const idx = path.join(pack, `${base}.idx`);
-    const left = pass.deadline - Date.now();
+    const left = pass.budget.deadline - Date.now();
     if (!fs.existsSync(idx) && !fs.existsSync(path.join(pack, `${base}.pack`))) continue;
-    const ok = left > 0 && fs.existsSync(idx) && gitRun(gitDir, ['verify-pack', idx], left).code === 0;
+    const ok = left > 0 && fs.existsSync(idx) && (await gitRun(gitDir, ['verify-pack', idx], left)).code === 0;
     if (!ok)
       for (const s of PACK_SIBLINGS)
         if (fs.existsSync(path.join(pack, base + s))) pass.bad.push(path.join(pack, base + s));
@@ -291,7 +271,7 @@ function screenPacks(gitDir: string, pack: string, pass: Pass, whole: boolean): 
 }
 
 /** The commit-graph files the command wrote (git reads a commit's tree from them): verified by git, or removed. */
-function screenGraphs(gitDir: string, info: string, pass: Pass, whole: boolean): void {
+async function screenGraphs(gitDir: string, info: string, pass: Pass, whole: boolean): Promise<void> {
   const files: string[] = [];
   for (const name of ['commit-graph', 'commit-graphs']) {
     const p = path.join(info, name);
@@ -308,9 +288,10 @@ function screenGraphs(gitDir: string, info: string, pass: Pass, whole: boolean):
     }
   }
   if (files.length === 0) return;
-  const left = pass.deadline - Date.now();
+  const left = pass.budget.deadline - Date.now();
   const links = files.some((f) => !fs.lstatSync(f, { throwIfNoEntry: false })?.isFile());
-  if (links || left <= 0 || gitRun(gitDir, ['commit-graph', 'verify'], left).code !== 0) pass.bad.push(...files);
+  if (links || left <= 0 || (await gitRun(gitDir, ['commit-graph', 'verify'], left)).code !== 0)
+    pass.bad.push(...files);
 }
 
 /**
@@ -333,7 +314,13 @@ function undoObjectsLink(snap: ObjectSnapshots, gitDir: string): string | undefi
 }
 
 /** One objects directory (the repository's, or an alternate's): what the command wrote in it, screened. */
-function screenObjects(gitDir: string, objects: string, snap: ObjectSnapshots, pass: Pass, all: boolean): void {
+async function screenObjects(
+  gitDir: string,
+  objects: string,
+  snap: ObjectSnapshots,
+  pass: Pass,
+  all: boolean,
+): Promise<void> {
   for (const e of readdir(objects)) {
     const p = path.join(objects, e.name);
     const st = fs.lstatSync(p, { throwIfNoEntry: false });
@@ -343,19 +330,24 @@ function screenObjects(gitDir: string, objects: string, snap: ObjectSnapshots, p
     else if (!st.isDirectory()) {
       if (/^[0-9a-f]{2}$/.test(e.name) && (all || fresh(st, pass.since))) pass.bad.push(p);
     } else if (/^[0-9a-f]{2}$/.test(e.name)) screenFanout(p, e.name, pass, all || moved(snap, p));
-    else if (e.name === 'pack') screenPacks(gitDir, p, pass, all || moved(snap, p));
-    else if (e.name === 'info') screenGraphs(gitDir, p, pass, all || moved(snap, p));
+    else if (e.name === 'pack') await screenPacks(gitDir, p, pass, all || moved(snap, p));
+    else if (e.name === 'info') await screenGraphs(gitDir, p, pass, all || moved(snap, p));
   }
+  await hashLoose(pass);
 }
 
 /**
  * After a sandboxed command: every object file of `snap`'s repositories written since it started
- * that does not hold what its name says (or could not be verified in time) is removed; one note per
- * repository.
+ * that does not hold what its name says (or could not be verified in time, or within what its bytes
+ * buy of inflation: looseObjects.ts) is removed; one note per repository.
  */
-export function undoForgedObjects(snap: ObjectSnapshots, rel: (p: string) => string = (p) => p): string[] {
+export async function undoForgedObjects(
+  snap: ObjectSnapshots,
+  rel: (p: string) => string = (p) => p,
+): Promise<string[]> {
   const notes: string[] = [];
   const started = Date.now();
+  const budget: Budget = { bytes: INFLATE_FLOOR, deadline: started + BUDGET_MS };
   let total = 0;
   for (const gitDir of snap.gitDirs) {
     const objects = path.join(gitDir, 'objects');
@@ -373,15 +365,16 @@ export function undoForgedObjects(snap: ObjectSnapshots, rel: (p: string) => str
       );
     const pass: Pass = {
       since: snap.since,
-      deadline: started + BUDGET_MS,
+      budget,
       ids: new Map(),
+      loose: [],
       bad: [],
       late: [],
       checked: 0,
     };
     // The repository's objects, and those of the alternates it had when the command started.
     for (const o of [objects, ...(alt?.dirs ?? [])])
-      screenObjects(gitDir, o, snap, pass, moved(snap, gitDir) || moved(snap, o));
+      await screenObjects(gitDir, o, snap, pass, moved(snap, gitDir) || moved(snap, o));
     total += pass.checked;
     const gone = [...pass.bad, ...pass.late];
     let failed = 0;
@@ -400,7 +393,9 @@ export function undoForgedObjects(snap: ObjectSnapshots, rel: (p: string) => str
       .join(', ');
     notes.push(
       `${where}: ${gone.length} object file(s) the command wrote did not hold what their name says` +
-        (pass.late.length ? ` or could not be verified in time (${pass.late.length})` : '') +
+        (pass.late.length
+          ? ` or could not be verified in time or within the inflate budget (${pass.late.length})`
+          : '') +
         ` (a checkout would write them: ${shown}${gone.length > 5 ? ', …' : ''}); ` +
         (failed ? `${failed} could not be removed` : 'removed'),
     );

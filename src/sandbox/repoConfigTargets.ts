@@ -59,6 +59,29 @@ export function gitDirOf(root: string): string | undefined {
   return dir && fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory() ? dir : undefined;
 }
 
+/** Directories above a working directory looked at for the repository around it, at the most. */
+const MAX_ENCLOSING = 32;
+
+/**
+ * The work tree of the repository around each working directory that is none itself, as git finds
+ * it (the nearest directory above with a `.git`: red team t, T18 — a session in a monorepo's
+ * `packages/x`, whose hooks run `sh packages/x/scripts/check.sh`).
+ */
+export function enclosingTrees(roots: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const root of roots) {
+    if (fs.lstatSync(path.join(root, '.git'), { throwIfNoEntry: false })) continue;
+    let dir = root;
+    for (let i = 0; i < MAX_ENCLOSING && path.dirname(dir) !== dir; i++) {
+      dir = path.dirname(dir);
+      if (!fs.lstatSync(path.join(dir, '.git'), { throwIfNoEntry: false })) continue;
+      if (gitDirOf(dir) !== undefined) out.add(dir);
+      break;
+    }
+  }
+  return [...out];
+}
+
 /** The repository's common directory (a linked worktree's `commondir`; else the git directory itself). */
 export function commonDirOf(gitDir: string): string {
   const c = readConfig(path.join(gitDir, 'commondir'))?.trim();
@@ -169,16 +192,17 @@ function personConfigFiles(env: NodeJS.ProcessEnv = process.env): string[] {
 }
 
 /**
- * For each working directory that is a repository's working tree (`.git` a directory, or a file
- * naming one: a linked worktree, a submodule — N2): the hooks directory its config's last
+ * For each of `repos` (the working directories, and the person's repositories below them: red team
+ * t, T2) that is a repository's working tree (`.git` a directory, or a file naming one: a linked
+ * worktree, a submodule — N2): the hooks directory its config's last
  * `core.hooksPath` names (relative: to the working tree, as git runs hooks there), what that
  * directory's (or `<common dir>/hooks`') links lead to and its scripts run, and the files its
  * `include.path` / `includeIf.<cond>.path` name (relative: to the config's directory), when they
  * lie inside `roots` (elsewhere no command can write them).
  */
-export function repositoryConfigTargets(roots: readonly string[]): Entry[] {
+export function repositoryConfigTargets(roots: readonly string[], repos: readonly string[] = roots): Entry[] {
   const readings: Reading[] = [];
-  const out = scanRepositories(roots, readings);
+  const out = scanRepositories(roots, readings, repos);
   // The files the package.json scripts the hooks run name (`"precommit": "sh scripts/check.sh"`).
   const inside = insideOf(roots);
   for (const f of hookPackageRuns(readings, roots).files) if (inside(f)) out.push({ path: f, kind: 'file' });
@@ -191,9 +215,9 @@ export function repositoryConfigTargets(roots: readonly string[]): Entry[] {
  * those run in turn, and the bins their `npx <name>` runs — protected key by key (manifestBins.ts;
  * red team o, O6 husky). The rest of package.json, and what a test script runs, stay the agent's.
  */
-export function hookManifestKeys(roots: readonly string[]): Map<string, HookedKeys> {
+export function hookManifestKeys(roots: readonly string[], repos: readonly string[] = roots): Map<string, HookedKeys> {
   const readings: Reading[] = [];
-  scanRepositories(roots, readings);
+  scanRepositories(roots, readings, repos);
   return hookPackageRuns(readings, roots).keys;
 }
 
@@ -203,10 +227,14 @@ const insideOf = (roots: readonly string[]) => (p: string) =>
     return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
   });
 
-function scanRepositories(roots: readonly string[], readings: Reading[]): Entry[] {
+/**
+ * The repositories at `repos` (the working directories, and the person's repositories below them:
+ * red team t, T2): what their configuration runs, inside `roots`.
+ */
+function scanRepositories(roots: readonly string[], readings: Reading[], repos: readonly string[]): Entry[] {
   const out: Entry[] = [];
   const inside = insideOf(roots);
-  for (const root of roots) {
+  for (const root of repos) {
     const gitDir = gitDirOf(root);
     if (gitDir === undefined) continue;
     const common = commonDirOf(gitDir);

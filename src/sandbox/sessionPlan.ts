@@ -31,7 +31,7 @@ import { todoSnapshots, undoTodoExecs, type TodoSnapshots } from './sequencerSta
 import { gitEntriesOf, protectedEntriesOf } from './treeWatch';
 import { detachHardLinks } from './hardLinks';
 import { withLinks } from './entryState';
-import { hookManifestKeys, repositoryConfigTargets } from './repoConfigTargets';
+import { enclosingTrees, hookManifestKeys, repositoryConfigTargets } from './repoConfigTargets';
 import { toolConfigTargets } from './toolConfigTargets';
 import { sessionTempDir, sessionTempRoot } from './sessionTemp';
 import type { SandboxSettings } from './settings';
@@ -208,7 +208,11 @@ export async function sessionSandboxPlan(scope: SessionCommandScope): Promise<Se
     // deny list's bind of its path: cut before the command (red team, issue 30, M11).
     const detached = detachHardLinks(scan, gitRoots, relativeTo(roots));
     // The package.json keys the person's git hooks run (`npm run precommit`: O6) are watched too.
-    const manifests = manifestBins(manifestsOf({ roots, gitRoots, nameRoots }), hookManifestKeys(roots));
+    const repos = repositoryTrees(roots, gitRoots);
+    const manifests = manifestBins(
+      manifestsOf({ roots, gitRoots, nameRoots }),
+      hookManifestKeys(roots, [...repos, ...enclosingTrees(roots)]),
+    );
     protection = {
       scan,
       denyWrite: protectedDenyWrite(scan, roots, writable, allowed),
@@ -219,7 +223,7 @@ export async function sessionSandboxPlan(scope: SessionCommandScope): Promise<Se
       manifests,
       lint: lintKeysOf(lintFilesOf({ roots, gitRoots, nameRoots })),
       refs: refSnapshots(roots),
-      staged: stagedSnapshots(roots),
+      staged: stagedSnapshots(repos),
       objects: objectSnapshots(repositoryDirs(roots, gitRoots)),
     };
     protection.todos = todoSnapshots(protection.objects!.gitDirs);
@@ -299,7 +303,8 @@ export function protectionScan(p: Pick<Protection, 'roots' | 'extra' | 'gitRoots
   // What the working directories' own repository configuration names: its hooks directory, its includes (M6a, M6b).
   // Inside node_modules (lefthook's own binary its hook runs: R4) compared, not denied: npm reinstalls
   // it. A framework's absent configuration name (also among the session's control files) gets no placeholder.
-  for (const e of repositoryConfigTargets(p.roots)) {
+  const repos = [...repositoryTrees(p.roots, p.gitRoots ?? []), ...enclosingTrees(p.roots)];
+  for (const e of repositoryConfigTargets(p.roots, repos)) {
     const had = scan.entries.get(e.path);
     const loose = e.kind === 'file' && e.path.split(path.sep).includes('node_modules');
     if (had && !e.absentUndone && !loose && (had.kind === e.kind || e.kind !== 'dir')) continue;
@@ -332,6 +337,29 @@ export function protectionScan(p: Pick<Protection, 'roots' | 'extra' | 'gitRoots
   for (const e of toolConfigTargets(p.roots, found))
     if (!scan.entries.has(e.path)) scan.entries.set(e.path, { ...e, existed: hasContentOf(e.path) });
   return withLinks(scan);
+}
+
+/** The person's repositories below the working directories whose configuration is read, at the most. */
+const MAX_NESTED_REPOSITORIES = 64;
+
+/**
+ * The working directories, then the work trees of the repositories below them (each `.git` the tree
+ * watches record), shallowest first, MAX_NESTED_REPOSITORIES at the most (red team t, T2: the hooks
+ * of a person's repository in a folder of checkouts, or nested in a monorepo, were writable).
+ */
+function repositoryTrees(roots: readonly string[], gitRoots: readonly string[]): string[] {
+  const seen = new Set(roots);
+  const nested: string[] = [];
+  for (const root of gitRoots)
+    for (const g of gitEntriesOf(root)) {
+      const tree = path.dirname(g);
+      if (path.basename(g) !== '.git' || seen.has(tree) || !withinDirectories(tree, roots)) continue;
+      seen.add(tree);
+      nested.push(tree);
+    }
+  const depth = (p: string) => p.split(path.sep).length;
+  nested.sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : 1));
+  return [...roots, ...nested.slice(0, MAX_NESTED_REPOSITORIES)];
 }
 
 /** The git directories (not pointers) at the roots and below every writable root (the tree watches' record). */
@@ -380,9 +408,9 @@ function recordedFiles(
 }
 
 /** After a sandboxed command: the protected paths it wrote anyway (a repository it created), undone. */
-export function undoProtected(protection: Protection): string[] {
+export async function undoProtected(protection: Protection): Promise<string[]> {
   try {
-    return undoProtectedNow(protection);
+    return await undoProtectedNow(protection);
   } finally {
     endedChecked(protection);
   }
@@ -394,7 +422,7 @@ function waysOf(p: Protection): string[] {
   return [...existed, ...(p.manifests?.keys() ?? []), ...(p.lint?.keys() ?? [])];
 }
 
-function undoProtectedNow(protection: Protection): string[] {
+async function undoProtectedNow(protection: Protection): Promise<string[]> {
   // A directory on the way made a link first: every put-back below goes through the ways the scan saw.
   const cut = protection.ways ? cutLinkedWays(protection.ways, relativeTo(protection.roots)) : [];
   const after = protectionScan(protection);
@@ -411,9 +439,10 @@ function undoProtectedNow(protection: Protection): string[] {
   if (protection.manifests) undone.push(...undoManifestBins(manifestsOf(protection), protection.manifests));
   if (protection.lint) undone.push(...undoLintKeys(lintFilesOf(protection), protection.lint));
   // Objects first: the ref screen then reads what a checkout would write.
-  if (protection.objects) undone.push(...undoForgedObjects(protection.objects, relativeTo(protection.roots)));
+  if (protection.objects) undone.push(...(await undoForgedObjects(protection.objects, relativeTo(protection.roots))));
   if (protection.refs) undone.push(...undoCarriedRefs(protection.refs));
-  if (protection.staged) undone.push(...undoStagedHooks(protection.staged, relativeTo(protection.roots)));
+  if (protection.staged)
+    undone.push(...undoStagedHooks(protection.staged, relativeTo(protection.roots), { afterCall: true }));
   if (protection.todos && protection.objects)
     undone.push(
       ...undoTodoExecs(

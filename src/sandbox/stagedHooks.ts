@@ -9,11 +9,13 @@
 // tree, the files its hooks and hook frameworks run) are listed in both, and an entry the command
 // added or changed there is put back as it was (taken out of the index when new). The working tree
 // is not touched (its hook files are denied to the command).
+import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runHostProcessSync } from '../hostProcess/door';
 import { GIT_GUARD_ENV } from '../hostProcess/git';
+import { anchoredFile, removeAnchored } from './anchored';
 import { hookPathspecs } from './movedRefs';
 
 interface Staged {
@@ -26,6 +28,8 @@ interface Staged {
   specs?: string[];
   /** Its entries under the hook paths, once listed (the live guard looks again and again): by the paths. */
   listedThen?: { specs: string; entries: Map<string, string> };
+  /** Whether `index.lock` was there when the command started (the person's own git at work). */
+  locked?: boolean;
 }
 
 /** The index of each working directory's repository when a command started. */
@@ -47,9 +51,41 @@ function git(gitDir: string, args: readonly string[], env: Record<string, string
   );
 }
 
+/** The index's identity and times, links not followed ('-': none). */
 function indexStat(gitDir: string): string {
-  const st = fs.statSync(path.join(gitDir, 'index'), { throwIfNoEntry: false, bigint: true });
+  const st = fs.lstatSync(path.join(gitDir, 'index'), { throwIfNoEntry: false, bigint: true });
   return st ? `${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}` : '-';
+}
+
+/** Is `.git/index` there and no regular file (a FIFO git blocks on, a link it follows: red team t, T19)? */
+const oddIndex = (gitDir: string) => {
+  const st = fs.lstatSync(path.join(gitDir, 'index'), { throwIfNoEntry: false });
+  return st !== undefined && !st.isFile();
+};
+
+/**
+ * The index's bytes, read without blocking or following a link (T19: a FIFO left as `.git/index`
+ * blocked the worker's one thread at the next command's start): undefined when it is no regular
+ * file or bigger than MAX_INDEX (HEAD is compared then), empty when there is none.
+ */
+function indexBytes(gitDir: string): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = fs.openSync(
+      path.join(gitDir, 'index'),
+      fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK,
+    );
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? Buffer.alloc(0) : undefined; // none: every entry is new
+  }
+  try {
+    const st = fs.fstatSync(fd);
+    return st.isFile() && st.size <= MAX_INDEX ? fs.readFileSync(fd) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 const literal = (specs: readonly string[]) => ['--', ...specs.map((s) => `:(literal)${s}`)];
@@ -91,14 +127,9 @@ export function stagedSnapshots(roots: readonly string[]): StagedSnapshots {
     const gitDir = path.join(r, '.git');
     if (!fs.lstatSync(gitDir, { throwIfNoEntry: false })?.isDirectory()) continue;
     const stat = indexStat(gitDir);
-    let bytes: Buffer | undefined;
-    try {
-      const file = path.join(gitDir, 'index');
-      if (fs.lstatSync(file).size <= MAX_INDEX) bytes = fs.readFileSync(file);
-    } catch {
-      bytes = Buffer.alloc(0); // no index: every entry is new
-    }
-    out.push({ gitDir, stat, ...(bytes ? { bytes } : {}) });
+    const bytes = indexBytes(gitDir);
+    const locked = fs.lstatSync(path.join(gitDir, 'index.lock'), { throwIfNoEntry: false }) !== undefined;
+    out.push({ gitDir, stat, locked, ...(bytes ? { bytes } : {}) });
   }
   return out;
 }
@@ -116,34 +147,98 @@ function thenOf(was: Staged, specs: readonly string[]): Map<string, string> | un
  * After a command: each index it changed gets its hook entries back as they were when it started
  * (an added one removed, a changed one staged again with its old object). One line per entry put back.
  */
-export function undoStagedHooks(before: StagedSnapshots, rel: (p: string) => string = (p) => p): string[] {
+export function undoStagedHooks(
+  before: StagedSnapshots,
+  rel: (p: string) => string = (p) => p,
+  opts: { afterCall?: boolean } = {},
+): string[] {
   const notes: string[] = [];
   for (const was of before) {
     // An index removed carries nothing (git reads none); one written again from nothing would drop the rest.
     const stat = indexStat(was.gitDir);
     if (stat === was.stat || stat === '-') continue;
+    if (oddIndex(was.gitDir)) {
+      // No git runs on it (it would block, or read what a link leads to); after the call it goes (T19).
+      if (opts.afterCall) notes.push(removeOddIndex(was.gitDir, rel));
+      continue;
+    }
     const specs = (was.specs ??= hookPathspecs(was.gitDir));
     if (specs.length === 0) continue;
     const now = listed(was.gitDir, specs);
     const then = thenOf(was, specs);
     if (now === undefined || then === undefined) continue;
     const tree = path.dirname(was.gitDir);
-    for (const key of new Set([...then.keys(), ...now.keys()])) {
-      const [file, stage] = key.split('\0') as [string, string];
-      const old = then.get(key);
+    const changed = [...new Set([...then.keys(), ...now.keys()])].filter(
       // A conflict's stages (a merge stopped on a hook file) are the person's git's to resolve.
-      if (old === now.get(key) || stage !== '0') continue;
+      (key) => then.get(key) !== now.get(key) && key.split('\0')[1] === '0',
+    );
+    if (changed.length === 0) continue;
+    // After the call, an `index.lock` the command left (none at its start) is its own: it would
+    // refuse the put-back (red team t, T12), and the person's git tells them to remove it.
+    if (opts.afterCall && !was.locked) removeLeftLock(was.gitDir);
+    const failed: string[] = [];
+    for (const key of changed) {
+      const file = key.split('\0')[0]!;
+      const old = then.get(key);
       const [mode, oid] = (old ?? '').split(' ');
       const r = old
         ? git(was.gitDir, ['update-index', '--add', '--cacheinfo', `${mode},${oid},${file}`])
         : git(was.gitDir, ['update-index', '--force-remove', '--', file]);
       const where = rel(path.join(tree, ...file.split('/')));
-      notes.push(
-        r.code === 0
-          ? `${where}: ${old ? 'staged again as it was' : 'taken out of the index'} (a hook path this call staged)`
-          : `${where}: a hook path this call staged could not be put back in the index (${r.stderr.trim().split('\n')[0] ?? ''})`,
-      );
+      if (r.code === 0)
+        notes.push(
+          `${where}: ${old ? 'staged again as it was' : 'taken out of the index'} (a hook path this call staged)`,
+        );
+      else failed.push(`${where} (${r.stderr.trim().split('\n')[0] ?? ''})`);
     }
+    if (failed.length > 0) notes.push(...failClosed(was, failed, rel, opts.afterCall === true));
   }
   return notes;
+}
+
+/** A `.git/index` that is no regular file, removed (git reads no index then; `git reset` makes one from HEAD). */
+function removeOddIndex(gitDir: string, rel: (p: string) => string): string {
+  const index = path.join(gitDir, 'index');
+  try {
+    anchoredFile(index, (pinned) => removeAnchored(path.dirname(pinned), path.basename(pinned)));
+    return `${rel(index)}: no regular file (a FIFO blocks git, a link leads it elsewhere); removed (\`git reset\` makes the index again from HEAD)`;
+  } catch {
+    return `${rel(index)}: no regular file (a FIFO blocks git, a link leads it elsewhere); could not be removed`;
+  }
+}
+
+/** `index.lock` of `gitDir` removed, through its directory as opened (never a link on the way). */
+function removeLeftLock(gitDir: string): void {
+  const lock = path.join(gitDir, 'index.lock');
+  if (!fs.lstatSync(lock, { throwIfNoEntry: false })) return;
+  try {
+    anchoredFile(lock, (pinned) => removeAnchored(path.dirname(pinned), path.basename(pinned)));
+  } catch {
+    // the put-back says what is left
+  }
+}
+
+/**
+ * Hook entries git would not put back (T12): after the call, the whole index is written back as it
+ * was when the command started (what the command staged is the agent's to stage again); without
+ * those bytes the entries are named as left. While the command runs, the check after it retries.
+ */
+function failClosed(was: Staged, failed: string[], rel: (p: string) => string, afterCall: boolean): string[] {
+  // While the command runs (the live guard), the check after it tries again: nothing to say yet.
+  if (!afterCall) return [];
+  const left = failed.map((f) => `${f}: a hook path this call staged could not be put back in the index`);
+  if (!was.bytes || was.bytes.length === 0) return left;
+  const bytes = was.bytes;
+  try {
+    anchoredFile(path.join(was.gitDir, 'index'), (pinned) => {
+      const tmp = `${pinned}.da-undo-${crypto.randomBytes(6).toString('hex')}`;
+      fs.writeFileSync(tmp, bytes, { flag: 'wx', mode: 0o644 });
+      fs.renameSync(tmp, pinned);
+    });
+  } catch {
+    return left;
+  }
+  return [
+    `${rel(path.join(was.gitDir, 'index'))}: put back whole as it was when the call started (the hook paths it staged could not be put back one by one: ${failed.join(', ')})`,
+  ];
 }

@@ -84,6 +84,8 @@ export interface RedTeam {
   project(setup?: (root: string) => void, parent?: string): string;
   /** Writes an executable file, making its directory. */
   exe(file: string, body: string): void;
+  /** `project()` with `core.hooksPath = .githooks` and the person's own committed `.githooks/pre-commit`. */
+  hookedProject(parent?: string): string;
   /** The person's own git, later, in `dir` (no global config, their whole environment); never throws. */
   personGit(dir: string, ...args: string[]): void;
 }
@@ -121,6 +123,21 @@ export function redTeamUnit(o: RedTeamOptions): RedTeam {
       env: GIT_ENV,
     }).toString();
   let seq = 0;
+  const exe = (file: string, body: string) => {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, body);
+    fs.chmodSync(file, 0o755);
+  };
+  const project = (setup: (root: string) => void = () => {}, parent = base): string => {
+    const root = path.join(parent, `${o.projectPrefix ?? 'p'}${++seq}`);
+    fs.mkdirSync(path.join(root, 'src', 'app'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'src', 'app', 'a.txt'), 'hello\n');
+    git(root, 'init', '-q', '-b', 'main');
+    setup(root);
+    git(root, 'add', '-A');
+    git(root, 'commit', '-qm', 'init');
+    return root;
+  };
   after(async () => {
     await sandboxHost?.close();
     process.env.HOME = saved.HOME;
@@ -152,20 +169,13 @@ export function redTeamUnit(o: RedTeamOptions): RedTeam {
     },
     read: (f) => (fs.existsSync(f) ? fs.readFileSync(f, 'latin1') : ''),
     git,
-    project(setup = () => {}, parent = base) {
-      const root = path.join(parent, `${o.projectPrefix ?? 'p'}${++seq}`);
-      fs.mkdirSync(path.join(root, 'src', 'app'), { recursive: true });
-      fs.writeFileSync(path.join(root, 'src', 'app', 'a.txt'), 'hello\n');
-      git(root, 'init', '-q', '-b', 'main');
-      setup(root);
-      git(root, 'add', '-A');
-      git(root, 'commit', '-qm', 'init');
-      return root;
-    },
-    exe(file, body) {
-      fs.mkdirSync(path.dirname(file), { recursive: true });
-      fs.writeFileSync(file, body);
-      fs.chmodSync(file, 0o755);
+    project,
+    exe,
+    hookedProject(parent) {
+      return project((r) => {
+        exe(path.join(r, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n');
+        git(r, 'config', 'core.hooksPath', '.githooks');
+      }, parent);
     },
     personGit(dir, ...args) {
       try {

@@ -2,15 +2,16 @@
 // sequencer screen, the anchored removal, owner rights, the start-up sources, the mask store, the
 // watch flood). Real OS sandbox, real files, real git, a bait HOME; dontAsk, no allow rule. Oracles:
 // what is left of the person's files outside the project, or what the person's own tools ran later
-// — never the tool's words about itself. A row the current code lets through carries
-// `hole('S<n>: …')` (skipped unless R30S_HOLES=1: each fails until its fix lands, then its
-// `hole(...)` goes). What each finding is and what closed it: docs/security.md (red team s). Rows of findings closed on main
+// — never the tool's words about itself. A row the code let through carried `hole('S<n>: …')`
+// (skipped unless R30S_HOLES=1) until its fix landed; none is left (S9, the last, closed by hashpool).
+// What each finding is and what closed it: docs/security.md (red team s). Rows of findings closed on main
 // that run by default in the fixers' files were dropped here: S1 (the two link rows), S6 and S10's orig-head row
 // (red-issue30-q-objects), S2 (red-issue30-q-home), S8 (config-include-mask); the other closed rows are long and
 // wait behind `closed(...)` (R30S_CLOSED=1).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import {
   existsSync,
   readFileSync,
@@ -39,7 +40,6 @@ const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-r30s-')));
 const home = path.join(base, 'home');
 const saved = { HOME: process.env.HOME };
 const GIT_ENV = { ...process.env, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1' };
-const hole = (line: string) => (process.env.R30S_HOLES === '1' ? {} : { skip: `HOLE ${line}` });
 /** A hole closed on main whose row is long (over 2 s) and has no copy running by default elsewhere: by hand, R30S_CLOSED=1 (or R30S_HOLES=1). */
 const closed = (line: string) =>
   process.env.R30S_HOLES === '1' || process.env.R30S_CLOSED === '1'
@@ -318,32 +318,37 @@ test(
   },
 );
 
-// S9: the object screen (movedObjects.ts) hashes, synchronously in the worker's one JS thread, what
+// S9: the object screen (movedObjects.ts) hashed, synchronously in the worker's one JS thread, what
 // the command wrote, for up to BUDGET_MS = 30 s after EACH command. A command that writes loose
-// objects inflating to 200 MiB each (a few hundred KiB on disk) under names they do not hash to holds
-// the event loop that long: no heartbeat of any session's activity on this worker goes out, and a
-// tool activity's heartbeat timeout is 5 s (src/core/heartbeats.ts) — P7b's "the worker was lost",
-// by another way, from one session, at every call.
-test(
-  'S9 (dontAsk): a command writing 45 zlib bombs as loose objects does not hold the worker’s event loop past a tool activity’s heartbeat timeout',
-  hole('S9: the object screen hashes synchronously for up to 30 s after each command'),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const root = repository();
-    const delay = monitorEventLoopDelay({ resolution: 20 });
-    delay.enable();
-    let out;
-    try {
-      out = await tool(root, 'dontAsk', 'Bash', { command: `${budgetBurn(45)}\necho burnt`, timeout: 600_000 });
-    } finally {
-      delay.disable();
-    }
-    const heldMs = Math.round(delay.max / 1e6);
-    t.diagnostic(`held ${heldMs} ms; ${out.status}: ${out.text.slice(0, 300)}`);
-    assert.match(out.text, /burnt/);
-    assert.ok(heldMs < TOOL_HEARTBEAT_TIMEOUT_MS, `the worker's event loop was held ${heldMs} ms`);
-  },
-);
+// objects inflating to 200 MiB each (a few hundred KiB on disk) under names they do not hash to held
+// the event loop that long (30.7 s): no heartbeat of any session's activity on this worker went out,
+// and a tool activity's heartbeat timeout is 5 s (src/core/heartbeats.ts) — P7b's "the worker was
+// lost", by another way, from one session, at every call. Now (looseObjects.ts) the objects are
+// inflated and hashed in chunks with the event loop free between them, and what is inflated is
+// bounded by what the command wrote (INFLATE_RATIO): the bombs past it are removed unverified.
+test('S9 (dontAsk): a command writing 45 zlib bombs as loose objects does not hold the worker’s event loop (a timer’s lag under 1 s), and the bombs are removed', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = repository();
+  // A first call loads what every call needs once (modules, the runtime): not what is measured.
+  await tool(root, 'dontAsk', 'Bash', { command: 'true' });
+  const delay = monitorEventLoopDelay({ resolution: 20 });
+  delay.enable();
+  let out;
+  try {
+    out = await tool(root, 'dontAsk', 'Bash', { command: `${budgetBurn(45)}\necho burnt`, timeout: 600_000 });
+  } finally {
+    delay.disable();
+  }
+  const heldMs = Math.round(delay.max / 1e6);
+  t.diagnostic(`held ${heldMs} ms; ${out.status}: ${out.text.slice(0, 300)}`);
+  assert.match(out.text, /burnt/);
+  const left = Array.from({ length: 45 }, (_, i) => createHash('sha1').update(`burn${i}`).digest('hex')).filter((h) =>
+    existsSync(path.join(root, '.git', 'objects', h.slice(0, 2), h.slice(2))),
+  );
+  assert.deepEqual({ bombsLeft: left.length }, { bombsLeft: 0 });
+  assert.ok(heldMs < 1_000, `the worker's event loop was held ${heldMs} ms`);
+  assert.ok(heldMs < TOOL_HEARTBEAT_TIMEOUT_MS);
+});
 
 // S10: P1's carrier (a commit that changes the repository's hooks) in a stopped rebase's
 // `rebase-merge/orig-head` — the commit `git rebase --abort` puts the branch named by `head-name`

@@ -79,7 +79,7 @@ export async function runBackgroundCommand(
     await run.settle();
     const violations = run.prepared ? await run.prepared.finish() : NO_REPORTS;
     if (contained.protection) await settleTreeEvents();
-    const undone = contained.protection ? undoProtected(contained.protection) : [];
+    const undone = contained.protection ? await undoProtected(contained.protection) : [];
     await worktrees.release();
     const r = run.backgroundResult(result, contained.record, violations, undone);
     return { ...r, output: await run.finishOutput(trailer(r)) };

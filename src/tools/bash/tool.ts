@@ -98,7 +98,7 @@ export const BashTool = buildTool<BashInput, BashOutput>({
       const violations = run.prepared ? await run.prepared.finish() : NO_REPORTS;
       // What the deny list fixed at the start could not stop (a repository the call created): undone now.
       if (contained.protection) await settleTreeEvents();
-      const undone = contained.protection ? undoProtected(contained.protection) : [];
+      const undone = contained.protection ? await undoProtected(contained.protection) : [];
       const gitNote = await worktrees.release();
       const data = await run.output(result, contained.record, violations, undone);
       if (gitNote) data.worktreeGitNote = gitNote;
