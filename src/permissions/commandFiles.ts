@@ -271,17 +271,36 @@ function scriptReferences(files: Set<string>, root: string, home: string | undef
   }
 }
 
-/** A script's text, when `p` is a regular file that looks like one; undefined otherwise. */
-function scriptText(p: string): string | undefined {
+/**
+ * The text of `p` when it is a regular file of at most `max` bytes; undefined otherwise. Opened
+ * without following a link and without blocking, then checked on the descriptor: a FIFO a command
+ * put in its place would hold the worker's one thread at every tool call (red team t, T19b).
+ */
+function regularText(p: string, max: number): string | undefined {
+  let fd: number;
   try {
-    const st = fs.lstatSync(p);
-    if (!st.isFile() || st.size > SCRIPT_REFERENCE_MAX_BYTES) return undefined;
-    const text = fs.readFileSync(p, 'utf8');
-    return SCRIPT_EXTENSIONS.test(p) || text.startsWith('#!') ? text : undefined;
+    fd = fs.openSync(p, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
   } catch {
     return undefined;
   }
+  try {
+    const st = fs.fstatSync(fd);
+    return st.isFile() && st.size <= max ? fs.readFileSync(fd, 'utf8') : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
+
+/** A script's text, when `p` is a regular file that looks like one; undefined otherwise. */
+function scriptText(p: string): string | undefined {
+  const text = regularText(p, SCRIPT_REFERENCE_MAX_BYTES);
+  return text !== undefined && (SCRIPT_EXTENSIONS.test(p) || text.startsWith('#!')) ? text : undefined;
+}
+
+/** A package.json read at most (a larger one names no script we follow). */
+const PACKAGE_JSON_MAX_BYTES = 64 << 20;
 
 /** Package managers whose `run X` (or `X` for yarn/pnpm/bun) runs the `scripts.X` of package.json. */
 const SCRIPT_RUNNERS = /^(npm|pnpm|yarn|bun)$/;
@@ -304,7 +323,8 @@ function packageScriptFiles(
   const load = () => {
     if (scripts) return scripts;
     try {
-      const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts?: unknown };
+      const text = regularText(path.join(root, 'package.json'), PACKAGE_JSON_MAX_BYTES) ?? '{}';
+      const pkg = JSON.parse(text) as { scripts?: unknown };
       scripts = pkg.scripts && typeof pkg.scripts === 'object' ? (pkg.scripts as Record<string, unknown>) : {};
     } catch {
       scripts = {};

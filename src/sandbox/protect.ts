@@ -25,11 +25,10 @@ import {
 } from './anchored';
 import { fingerprint, restoreLinks, type ProtectedEntry, type ProtectedScan } from './entryState';
 import { sanitizeGitConfig } from './gitConfigSanitize';
-import { StampedListings } from './stampedListing';
+import { DIR_NAMES, fold, walkListing } from './walkListing';
 import { lstat, tailTarget } from './treeNames';
 import {
   HG_CONTROL_ENTRIES,
-  PROTECTED_DIRECTORY_NAMES,
   PROTECTED_SEQUENCES,
   isLinkableNpmDir,
   isProtectedFileName,
@@ -81,11 +80,6 @@ export function isProtectedRepositoryPath(rel: string): boolean {
 const GIT_DIR_ENTRIES = ['config', 'config.worktree', 'commondir', 'hooks', 'info/grafts'] as const;
 /** `.yarn/`: yarn runs its releases and plugins; its cache and install state stay writable. */
 const YARN_ENTRIES = ['releases', 'plugins', 'sdks'] as const;
-
-const fold = (s: string) => s.normalize('NFC').toLowerCase();
-const DIR_NAMES = new Set<string>(
-  PROTECTED_DIRECTORY_NAMES.filter((n) => n !== '.git' && n !== '.yarn' && n !== '.hg').map(fold),
-);
 
 function readdir(p: string): fs.Dirent[] {
   try {
@@ -203,39 +197,6 @@ export function addProtectedEntries(scan: ProtectedScan, paths: readonly string[
     const target = st.isSymbolicLink() ? tailTarget(p) : undefined;
     if (target && !scan.entries.has(target))
       scan.entries.set(target, { path: target, kind: 'file', existed: hasContent(target), loose: fingerprint(target) });
-  }
-}
-
-/** Could classifyEntry add or stop at this entry of `dir` (`name` folded)? Not for a non-directory of a name it does not know. */
-function mayClassify(dir: string, name: string, e: fs.Dirent): boolean {
-  return (
-    e.isDirectory() ||
-    name === '.git' ||
-    DIR_NAMES.has(name) ||
-    isLinkableNpmDir(dir, name) ||
-    isProtectedFileName(name) ||
-    isProtectedTailEntry(dir, name)
-  );
-}
-
-/**
- * A directory's entries as the walk visits them: how many there are (each counts against the
- * budget) and those classifyEntry may act on, with their place in the listing; kept while the
- * directory is unchanged (stampedListing.ts: the walk runs before and after every command).
- */
-const walkListings = new StampedListings((dir, entries) => ({
-  count: entries.length,
-  visit: entries.flatMap((e, index) => {
-    const name = fold(e.name);
-    return mayClassify(dir, name, e) ? [{ index, e, name }] : [];
-  }),
-}));
-
-function walkListing(dir: string): ReturnType<typeof walkListings.of> {
-  try {
-    return walkListings.of(dir);
-  } catch {
-    return { count: 0, visit: [] };
   }
 }
 
