@@ -8,6 +8,7 @@
 // reads its configuration from are protected too — absent ones undone when a command makes them
 // (an empty placeholder would break the tool: `absentUndone`).
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ProtectedEntry } from './protect';
 
@@ -135,10 +136,93 @@ function lefthook(scripts: readonly string[], root: string, out: FrameworkRuns):
     const body = text(file);
     out.entries.push({ path: file, kind: 'file', ...(body === undefined ? { absentUndone: true } : {}) });
     if (body === undefined) continue;
-    for (const run of yamlValues(body, 'run')) out.readings.push({ command: run, cwd: root });
+    // T16: a command's `root:` is where its `run:` runs (every run read from every root: over-approximate),
+    // `templates:` values are put into `run:` lines (`{wrap} fmt`), `rc:` is sourced before each command.
+    const cwds = [root, ...yamlValues(body, 'root').map((r) => path.resolve(root, r))].filter(
+      (d) => d === root || d.startsWith(root + path.sep),
+    );
+    const templates = lefthookTemplates(body);
+    for (const run of yamlValues(body, 'run'))
+      for (const cwd of new Set(cwds)) out.readings.push({ command: withLefthookTemplates(run, templates), cwd });
+    for (const v of templates.values()) out.readings.push({ command: v, cwd: root });
+    for (const rc of yamlValues(body, 'rc')) {
+      const file = path.resolve(root, rc.replace(/^~(?=\/|$)/, os.homedir()));
+      out.entries.push({ path: file, kind: 'file', ...(fs.existsSync(file) ? {} : { absentUndone: true }) });
+      out.readings.push({ command: `sh ${file}`, cwd: root });
+    }
     for (const ext of yamlValues(body, 'extends')) out.readings.push({ command: `true ${ext}`, cwd: root });
     for (const d of [...yamlValues(body, 'source_dir'), ...yamlValues(body, 'source_dir_local')])
       absentUndone(out, path.resolve(root, d), 'dir');
+  }
+}
+
+/** lefthook's `templates:` (a map under the top-level key, block or flow style): name → value. */
+function lefthookTemplates(yaml: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const lines = yaml.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^templates\s*:\s*(.*)$/.exec(lines[i]!);
+    if (!m) continue;
+    const pairs = m[1]!.trim().startsWith('{') ? m[1]!.replace(/^\s*\{|\}\s*$/g, '').split(',') : [];
+    for (let j = i + 1; pairs.length === 0 && j < lines.length && /^(\s+\S|\s*$)/.test(lines[j]!); j++)
+      if (lines[j]!.trim() !== '') pairs.push(lines[j]!);
+    for (const p of pairs) {
+      const kv = /^\s*["']?([^"':]+?)["']?\s*:\s*(.*)$/.exec(p);
+      if (kv) out.set(kv[1]!.trim(), scalar(kv[2]!));
+    }
+  }
+  return out;
+}
+
+/** A `run:` line with lefthook's `{name}` templates put in (its own `{staged_files}` etc. left). */
+function withLefthookTemplates(run: string, templates: ReadonlyMap<string, string>): string {
+  return run.replace(/\{([^{}\s]+)\}/g, (all, name: string) => templates.get(name) ?? all);
+}
+
+/**
+ * Runners that keep the hook's command lines in package.json (red team t, T15): husky 4 (`husky-run`,
+ * its `# husky` hook and `husky.sh`) reads `husky.hooks.<hook>`, yorkie `gitHooks.<hook>` (lines); the
+ * `pre-commit` / `pre-push` packages (`node_modules/pre-commit/hook`) run the scripts named by
+ * `pre-commit`/`precommit` (`pre-push`/`prepush`): a name or a list of names, each `npm run <name>`.
+ */
+const PACKAGE_HOOKS: readonly { launcher: RegExp; keys: readonly string[]; names: boolean }[] = [
+  { launcher: /husky-run|^# husky\b|husky\.sh/m, keys: ['husky'], names: false },
+  { launcher: /\byorkie\b/, keys: ['gitHooks'], names: false },
+  { launcher: /\bpre-commit[/\\]hook\b/, keys: ['pre-commit', 'precommit'], names: true },
+  { launcher: /\bpre-push[/\\]hook\b/, keys: ['pre-push', 'prepush'], names: true },
+];
+
+function packageHooks(scripts: readonly string[], root: string, out: FrameworkRuns): void {
+  const runners = PACKAGE_HOOKS.filter((p) => scripts.some((s) => p.launcher.test(s)));
+  const manifest = runners.length > 0 ? text(path.join(root, 'package.json')) : undefined;
+  if (manifest === undefined) return;
+  for (const { keys, names } of runners)
+    for (const key of keys) {
+      const value = jsonKey(manifest, key);
+      // `{"run": "lint"}` (the pre-commit package's object form) and husky's `hooks`: every string in it.
+      const strings = jsonStrings(JSON.stringify(value ?? null));
+      for (const v of strings)
+        out.readings.push({ command: names ? `npm run ${v.split(/[\s,]+/).join(' && npm run ')}` : v, cwd: root });
+    }
+}
+
+/**
+ * CaptainHook's hook (`vendor/bin/captainhook … --configuration=captainhook.json … hook:pre-commit`,
+ * red team t, T20): its configuration is protected (absent: undone when made) and every string in it
+ * read as a hook line (its actions' `action` commands; a PHP class name names no file).
+ */
+function captainHook(scripts: readonly string[], root: string, out: FrameworkRuns): void {
+  const configs = new Set<string>();
+  for (const s of scripts) {
+    if (!/\bcaptainhook\b/i.test(s)) continue;
+    configs.add('captainhook.json');
+    for (const m of s.matchAll(/--configuration[= ]["']?([^\s"')]+)/g)) configs.add(m[1]!);
+  }
+  for (const c of configs) {
+    const file = path.resolve(root, c);
+    const body = text(file);
+    out.entries.push({ path: file, kind: 'file', ...(body === undefined ? { absentUndone: true } : {}) });
+    for (const command of jsonStrings(body ?? 'null')) out.readings.push({ command, cwd: root });
   }
 }
 
@@ -236,6 +320,8 @@ export function hookFrameworkRuns(
   const out: FrameworkRuns = { entries: [], readings: [] };
   preCommit(scripts, root, out);
   lefthook(scripts, root, out);
+  packageHooks(scripts, root, out);
+  captainHook(scripts, root, out);
   lintStaged([...readings, ...out.readings], root, out);
   return out;
 }

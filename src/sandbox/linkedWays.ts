@@ -7,7 +7,9 @@
 // agent's files through the link (pre-commit's `INSTALL_PYTHON`, lefthook's package binary, the
 // `package.json` script a hook runs with `npm --prefix web`). Before each call the identity of
 // every directory on those ways is recorded; after it each one that is a link now is cut, and the
-// directory that was there put back when the command only renamed it in the same parent.
+// directory that was there put back when the command only renamed it in the same parent. A directory
+// ABSENT at the scan is recorded as such (T21: lefthook's `.config/lefthook-local.yml` under a `.config`
+// the call made a link to its own directory): a link there after the call is the command's, and cut.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { undoDirectoryLink } from './anchored';
@@ -15,7 +17,13 @@ import { undoDirectoryLink } from './anchored';
 /** Directories recorded at most (the ways of a scan's entries share most of theirs). */
 const MAX_DIRECTORIES = 20_000;
 
-/** `device:inode` of each directory strictly between a root and each of `paths` (their ways), by path. */
+/** What {@link wayIdentities} records for a directory on a way that is not there at the scan. */
+const ABSENT = 'absent';
+
+/**
+ * `device:inode` of each directory strictly between a root and each of `paths` (their ways), by path;
+ * {@link ABSENT} for one not there (absent protected names included: their ways too).
+ */
 export function wayIdentities(paths: Iterable<string>, roots: readonly string[]): Map<string, string> {
   const out = new Map<string, string>();
   for (const p of paths) {
@@ -25,6 +33,7 @@ export function wayIdentities(paths: Iterable<string>, roots: readonly string[])
       if (out.size >= MAX_DIRECTORIES) return out;
       const st = fs.lstatSync(d, { throwIfNoEntry: false });
       if (st?.isDirectory()) out.set(d, `${st.dev}:${st.ino}`);
+      else if (!st) out.set(d, ABSENT);
     }
   }
   return out;
@@ -43,7 +52,8 @@ export function cutLinkedWays(ways: ReadonlyMap<string, string>, rel: (p: string
     if (cut.some((c) => d.startsWith(c + path.sep))) continue;
     if (!fs.lstatSync(d, { throwIfNoEntry: false })?.isSymbolicLink()) continue;
     try {
-      const done = undoDirectoryLink(path.dirname(d), path.basename(d), ways.get(d));
+      const was = ways.get(d);
+      const done = undoDirectoryLink(path.dirname(d), path.basename(d), was === ABSENT ? undefined : was);
       if (done === undefined) continue;
       cut.push(d);
       notes.push(`${rel(d)}: ${done} (a directory on the way to protected files made a link by this call)`);

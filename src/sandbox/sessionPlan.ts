@@ -416,10 +416,13 @@ export async function undoProtected(protection: Protection): Promise<string[]> {
   }
 }
 
-/** The protected paths whose ways (linkedWays.ts) are recorded: the scan's entries that were there, the manifests. */
+/**
+ * The protected paths whose ways (linkedWays.ts) are recorded: the scan's entries, absent names too
+ * (T21: a way directory absent at the scan made a link), the manifests.
+ */
 function waysOf(p: Protection): string[] {
-  const existed = [...p.scan.entries.values()].filter((e) => e.existed).map((e) => e.path);
-  return [...existed, ...(p.manifests?.keys() ?? []), ...(p.lint?.keys() ?? [])];
+  const entries = [...p.scan.entries.values()].map((e) => e.path);
+  return [...entries, ...(p.manifests?.keys() ?? []), ...(p.lint?.keys() ?? [])];
 }
 
 async function undoProtectedNow(protection: Protection): Promise<string[]> {

@@ -51,7 +51,8 @@ test(
 // is not installed here: a rule row on repositoryConfigTargets.
 test(
   'T16 rule: what lefthook’s rc:, templates: and a command’s root: make each commit run is protected',
-  hole('T16: hookFrameworks.ts reads lefthook’s run:/extends:/source_dir only'),
+  // Closed by hookfx (hookFrameworks.ts reads rc:, templates:, root:); failed on main 56d1f14.
+  {},
   () => {
     const root = project((r) => {
       for (const f of ['.lefthookrc', 'bin/wrap', 'web/lint.sh']) exe(path.join(r, f), '#!/bin/sh\n');
@@ -127,7 +128,8 @@ test(
 // `.overcommit.yml` is the same shape, but signed by overcommit itself; its `command:` files are not.)
 test(
   'T20 rule: CaptainHook’s configuration and the scripts its actions run are protected when the person’s hook launches it',
-  hole('T20: hookFrameworks.ts knows pre-commit, lefthook and lint-staged only'),
+  // Closed by hookfx (hookFrameworks.ts captainHook); failed on main 56d1f14.
+  {},
   () => {
     const root = project((r) => {
       for (const f of ['vendor/bin/captainhook', 'tools/check.sh']) exe(path.join(r, f), '#!/bin/sh\n');

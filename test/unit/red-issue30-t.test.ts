@@ -315,7 +315,8 @@ test(
 // stand-in that runs the key's line as husky 4's does (`sh -c`).
 test(
   'T15 (dontAsk): husky 4 (`husky.hooks` in package.json runs `npm run lint`) — sandboxed Bash rewrites scripts.lint; the person’s next commit runs nothing of the agent’s',
-  hole('T15: the hook lines husky 4 / yorkie / pre-commit keep in package.json are not read as hook lines'),
+  // Closed by hookfx (hookFrameworks.ts packageHooks reads those keys as hook lines); failed on main 56d1f14.
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project((r) => {
@@ -381,7 +382,9 @@ test(
 // lefthook reads, after the call (R4/R7's "configuration files as files after the call").
 test(
   'T21 (dontAsk): lefthook’s .config/lefthook-local.yml reached through a .config the call made a link — no configuration of the agent’s is there after the call',
-  hole('T21: a way directory absent at the scan, made a link, is neither recorded nor cut; the undo drops it silently'),
+  // Closed by hookfx (linkedWays.ts records way directories absent at the scan; a link there is cut);
+  // failed on main 56d1f14.
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project((r) =>
