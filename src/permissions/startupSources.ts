@@ -8,6 +8,7 @@
 // with the installation around it. A list of installers' own directories backs the rule up (a
 // start-up file that names them through a variable the reading cannot follow).
 import { lstatSync, readFileSync, readdirSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import * as path from 'node:path';
 import { isInside } from './paths';
 import { HOME_TOOLCHAIN_PATHS } from './homeReads';
@@ -135,16 +136,28 @@ const MAX_LEVEL_FILES = 128;
 const MAX_LEVELS = 6;
 const MAX_BYTES = 512 * 1024;
 
+/** The person's user name (what `~<name>/` expands to HOME with); undefined when it cannot be read. */
+function personName(): string | undefined {
+  try {
+    return userInfo().username || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The paths under HOME a start-up file's (or configuration's) text names: `$HOME/x`, `${HOME}/x`,
- * `~/x` (also after git's `!`), systemd's `%h/x`, `<home>/x`.
+ * `~/x` (also after git's `!`) and `~<the person's name>/x`, systemd's `%h/x`, ssh's `%d/x`, `<home>/x`.
  */
 export function namedHomePaths(text: string, home: string): string[] {
   const out: string[] = [];
-  const literal = home.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const quote = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const literal = quote(home);
+  // `~<the person's name>/` (git, the shells) is HOME too, and ssh's `%d` (red team t, T10).
+  const user = personName();
   const end = '(?=$|[\\s"\'`;|&()<>:])';
   const re = new RegExp(
-    `(?:\\$HOME|\\$\\{HOME\\}|%h|(?:^|(?<=[\\s"'=:(!]))~|${literal})(/[^\\s"'\`;|&()<>:]*)?${end}`,
+    `(?:\\$HOME|\\$\\{HOME\\}|%h|%d|(?:^|(?<=[\\s"'=:(!]))~${user ? `(?:${quote(user)})?` : ''}|${literal})(/[^\\s"'\`;|&()<>:]*)?${end}`,
     'g',
   );
   for (const raw of text.split('\n')) {

@@ -47,6 +47,12 @@ const HEADS = [
  * `<text>^{commit}` through the door) and screened like a todo word; a refused one is removed alone.
  */
 const REVISIONS = ['BISECT_START'];
+/**
+ * `git rebase --update-refs` (git 2.38+): for each branch its name, the commit it had and the commit
+ * git moves it to when the rebase ends, whatever the todo holds (red team t, T17: the person's
+ * `feature` moved to P1's commit at their `--continue`). Each `after` is screened like a todo word.
+ */
+const UPDATE_REFS = path.join('rebase-merge', 'update-refs');
 /** A state file bigger than this is not read: treated as the command's and its operation's state removed. */
 const MAX_STATE = 64 << 10;
 
@@ -68,7 +74,9 @@ export function sequencerDirs(gitDirs: readonly string[]): string[] {
 
 /** The state files screened here, by path. */
 export function stateFiles(gitDirs: readonly string[]): string[] {
-  return sequencerDirs(gitDirs).flatMap((g) => [STRATEGY, OPTS, ...HEADS, ...REVISIONS].map((f) => path.join(g, f)));
+  return sequencerDirs(gitDirs).flatMap((g) =>
+    [STRATEGY, OPTS, UPDATE_REFS, ...HEADS, ...REVISIONS].map((f) => path.join(g, f)),
+  );
 }
 
 /** A state file's text; undefined when absent, null when no regular file or too big. */
@@ -124,10 +132,32 @@ function judgeState(
       act: () => rewrite(p, f.kept),
     };
   }
+  if (rel === UPDATE_REFS) return judgeUpdateRefs(rel, now, stateDir, dropDir, screen);
   const oid = /^\s*([0-9a-f]{4,64})\s*$/i.exec(now)?.[1];
   if (!screen || (oid !== undefined && !screen(path.dirname(stateDir), oid))) return undefined;
   return {
     note: `${rel} names ${oid === undefined ? 'something that is no commit id' : 'a commit carrying a git directory or changing the repository’s hooks'} (the person’s --abort or --continue would check it out): the operation's state removed`,
+    act: dropDir,
+  };
+}
+
+/** `update-refs` the command wrote: the state removed when a commit a branch would move to is refused, or the file is no list of them. */
+function judgeUpdateRefs(
+  rel: string,
+  now: string,
+  stateDir: string,
+  dropDir: () => void,
+  screen?: TodoWordScreen,
+): { note: string; act: () => void } | undefined {
+  if (!screen) return undefined;
+  const lines = now.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  const afters = lines.filter((_, i) => i % 3 === 2).map((l) => l.trim());
+  const refused = (a: string) =>
+    !/^0+$/.test(a) && (!/^[0-9a-f]{40}([0-9a-f]{24})?$/i.test(a) || screen(path.dirname(stateDir), a));
+  if (lines.length % 3 === 0 && !afters.some(refused)) return undefined;
+  return {
+    note: `${rel} moves a branch to a commit carrying a git directory or changing the repository’s hooks, or is no list of branch moves (the person’s --continue would move it): the operation's state removed`,
     act: dropDir,
   };
 }

@@ -20,6 +20,8 @@
 //  - T5: `BISECT_START` naming P1's commit by an abbreviated id: `git bisect reset` checks out any
 //    revision it holds; the ref screen read full ids only.
 //  - T6: `.git/info/grafts` making P1's commit the parent of the person's HEAD: nothing read it.
+//  - T17: `rebase-merge/update-refs` moving the person's `feature` to P1's commit when the rebase ends.
+//  - T10: ssh's `%d` and git's `~<the person's name>/` name HOME too; the start-up rule read neither.
 //  - T13, T14: a FILE where a screen's directory was (`.git/sequencer`, `.git/objects/info`): the
 //    one reader threw ENOTDIR and every screen after it was skipped (Q10's orig-head, P1's branch).
 import { before, test } from 'node:test';
@@ -27,6 +29,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { userInfo } from 'node:os';
 import * as path from 'node:path';
 import { startupTargets } from '../../src/permissions/startupSources';
 import { closedHomePath } from '../../src/permissions/homeClosure';
@@ -387,4 +390,62 @@ test('T14 (dontAsk): P1’s branch again, with a FILE .git/objects/info — the 
   t.diagnostic(`${out.status}: ${out.text.slice(0, 700)}`);
   personGit(root, 'checkout', '-q', 'fix');
   assert.deepEqual({ hookRan: personCommitRan(root, mark) }, { hookRan: false }, read(mark).slice(0, 200));
+});
+
+test('T10 rule (a session in HOME): startupTargets reads ssh’s %d and git’s ~<user>/ as the home directory', () => {
+  const h = path.join(base, 't10-home');
+  for (const d of ['.ssh', 'proxy', 'kh', 'githooks', 'work']) mkdirSync(path.join(h, d), { recursive: true });
+  writeFileSync(
+    path.join(h, '.ssh', 'config'),
+    'Host *\n  ProxyCommand %d/proxy/run %h %p\n  KnownHostsCommand %d/kh/run %H\n',
+  );
+  writeFileSync(
+    path.join(h, '.gitconfig'),
+    `[core]\n\thooksPath = ~${userInfo().username}/githooks\n[alias]\n\tw = !~nobody-else/work/x\n`,
+  );
+  const got = new Set(startupTargets(h).map((p) => path.relative(h, p)));
+  assert.deepEqual(
+    ['proxy', 'kh', 'githooks'].filter((d) => !got.has(d)),
+    [],
+    `targets: ${[...got].join(', ')}`,
+  );
+  assert.ok(!got.has('work'), `another user’s ~name/ is not HOME: ${[...got].join(', ')}`);
+});
+
+test('T17 (dontAsk): a stopped rebase whose update-refs moves the person’s feature branch to P1’s commit — the person’s git rebase --continue, checkout of feature and next commit run nothing of the agent’s', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = hookedProject();
+  git(root, 'branch', 'feature');
+  const mark = path.join(marks, 't17');
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: [
+      ...hookCommit(mark),
+      `GIT_SEQUENCE_EDITOR="f() { printf 'break\\\\n' > \\"\\$1\\"; }; f" git rebase -i HEAD 2>&1 || true`,
+      'printf "refs/heads/feature\\n%s\\n%s\\n" "$(git rev-parse feature)" "$c" > .git/rebase-merge/update-refs',
+      'git status | head -3',
+    ].join('\n'),
+  });
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 700)}`);
+  personGit(root, 'rebase', '--continue');
+  personGit(root, 'checkout', '-q', 'feature');
+  assert.deepEqual({ hookRan: personCommitRan(root, mark) }, { hookRan: false }, read(mark).slice(0, 200));
+});
+
+test('T17 guard: the agent’s own --update-refs rebase stopped at `edit` keeps its state (--continue moves its branch)', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = project();
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: [
+      'set -e',
+      'export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x',
+      'for i in 1 2; do echo $i > src/app/f$i.txt; git add src; git commit -qm "agent $i"; done',
+      'git branch -f part HEAD~1',
+      `GIT_SEQUENCE_EDITOR="sed -i '1s/^pick/edit/'" git rebase -i --update-refs HEAD~2 2>&1 | tail -1`,
+      'cat .git/rebase-merge/update-refs | head -3',
+    ].join('\n'),
+  });
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 700)}`);
+  assert.doesNotMatch(out.text, /state removed/);
+  git(root, 'rebase', '--continue');
+  assert.equal(git(root, 'log', '--format=%s', '-1', 'part').trim(), 'agent 1');
 });
