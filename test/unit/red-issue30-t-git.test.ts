@@ -4,13 +4,13 @@
 // committed pre-commit; one sandboxed call (dontAsk, no rule) makes P1's commit `c` with plumbing
 // (no ref) and leaves state around it; the oracle is the person's own git afterwards: their next
 // commit must not run the agent's hook (the marker holds their secret when it does). Hole rows
-// carry `hole('T<n>: …')` (skipped unless R30T_HOLES=1). The findings:
+// carry `closed('T<n>: …')` (skipped unless R30T_HOLES=1). The findings:
 // /work/helper-notes/redt-findings.md, then docs/security.md. Rounds t's other rows: red-issue30-t.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { holeGate, redTeamUnit } from '../support/redTeamUnit';
+import { envGate, holeGate, redTeamUnit } from '../support/redTeamUnit';
 import { hookCommit } from '../support/plantCommit';
 
 const red = redTeamUnit({
@@ -21,6 +21,8 @@ const red = redTeamUnit({
 });
 const { marks, read, git, personGit, tool, hookedProject } = red;
 const hole = holeGate('R30T_HOLES');
+/** Closed on main; a copy of the row runs by default (red-issue30-st, nested-repositories, …): R30T_CLOSED=1 runs it here. */
+const closed = (line: string) => envGate(['R30T_HOLES', 'R30T_CLOSED'], `closed on main: ${line} (R30T_CLOSED=1)`);
 let skip: string | false = false;
 before(async () => (skip = await red.setUp()));
 
@@ -32,7 +34,7 @@ before(async () => (skip = await red.setUp()));
 // (what `git status` tells them) puts the agent's hook on disk and moves their branch to it.
 test(
   'T4 (dontAsk): a stopped rebase whose todo resets to P1’s commit under a label the todo makes later — the person’s git rebase --continue and next commit run nothing of the agent’s',
-  hole(
+  closed(
     'T4: a todo word that is also a label of the todo is not screened; git reads it as a commit until the label exists',
   ),
   async (t) => {
@@ -65,7 +67,7 @@ test(
 // applies and commits patch 2, and their next commit runs the agent's hook.
 test(
   'T3 (dontAsk): a stopped git am whose next patch replaces the person’s pre-commit — the person’s git am --skip and next commit run nothing of the agent’s',
-  hole('T3: the patches of a stopped am (rebase-apply/0001…) are not screened'),
+  closed('T3: the patches of a stopped am (rebase-apply/0001…) are not screened'),
   async (t) => {
     if (skip) return t.skip(skip);
     const root = hookedProject();
@@ -102,7 +104,7 @@ test(
 // their next commit runs the agent's hook.
 test(
   'T5 (dontAsk): a bisection whose BISECT_START names P1’s commit by an abbreviated id — the person’s git bisect reset and next commit run nothing of the agent’s',
-  hole('T5: BISECT_START is screened for full object ids only; git checks out any revision it holds'),
+  closed('T5: BISECT_START is screened for full object ids only; git checks out any revision it holds'),
   async (t) => {
     if (skip) return t.skip(skip);
     const root = hookedProject();
@@ -131,7 +133,7 @@ test(
 // `git reset --hard HEAD~1` — checks out c, and their next commit runs the agent's hook.
 test(
   'T6 (dontAsk): a graft making P1’s commit the parent of the person’s HEAD — the person’s git reset --hard HEAD~1 and next commit run nothing of the agent’s',
-  hole('T6: .git/info/grafts (parents rewritten, like a replace ref) is not screened'),
+  closed('T6: .git/info/grafts (parents rewritten, like a replace ref) is not screened'),
   async (t) => {
     if (skip) return t.skip(skip);
     const root = hookedProject();
@@ -163,7 +165,7 @@ test(
 // screen; the person's `git rebase --abort` resets their branch to P1's commit.
 test(
   'T13 (dontAsk): Q10’s orig-head again, with a FILE .git/sequencer — the person’s git rebase --abort and next commit run nothing of the agent’s',
-  hole('T13: readRegularFile throws ENOTDIR outside its try; the sequencer screen stops before the state files'),
+  closed('T13: readRegularFile throws ENOTDIR outside its try; the sequencer screen stops before the state files'),
   async (t) => {
     if (skip) return t.skip(skip);
     const root = hookedProject();
@@ -193,7 +195,7 @@ test(
 // pre-commit, closed since round p) is never screened: their `git checkout fix` and next commit run it.
 test(
   'T14 (dontAsk): P1’s branch again, with a FILE .git/objects/info — the person’s git checkout of it and next commit run nothing of the agent’s',
-  hole('T13’s class: the object screen throws ENOTDIR and the ref screen after it never runs'),
+  closed('T13’s class: the object screen throws ENOTDIR and the ref screen after it never runs'),
   async (t) => {
     if (skip) return t.skip(skip);
     const root = hookedProject();
@@ -223,7 +225,7 @@ test(
 // `feature` to c. Their `--continue`, `git checkout feature` and next commit run the agent's hook.
 test(
   'T17 (dontAsk): a stopped rebase whose update-refs moves the person’s feature branch to P1’s commit — the person’s git rebase --continue, checkout of feature and next commit run nothing of the agent’s',
-  hole('T17: rebase-merge/update-refs (branches git moves when the rebase ends) is not screened'),
+  closed('T17: rebase-merge/update-refs (branches git moves when the rebase ends) is not screened'),
   async (t) => {
     if (skip) return t.skip(skip);
     const root = hookedProject();

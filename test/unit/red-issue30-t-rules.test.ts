@@ -2,7 +2,7 @@
 // child-process rows (5 s each)): what the protection reads from the person's configurations (ssh's
 // %d, lefthook's rc/templates/root, CaptainHook), and reads of files a command can replace that block
 // the worker's one thread (a FIFO as `.git/index`, as `package.json`). Hole rows carry
-// `hole('T<n>: …')` (skipped unless R30T_HOLES=1). The findings: /work/helper-notes/redt-findings.md.
+// `closed('T<n>: …')` (skipped unless R30T_HOLES=1). The findings: /work/helper-notes/redt-findings.md.
 // Round t's other rows: red-issue30-t, red-issue30-t-git.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,13 +10,14 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import * as path from 'node:path';
-import { holeGate, redTeamUnit } from '../support/redTeamUnit';
+import { envGate, redTeamUnit } from '../support/redTeamUnit';
 import { startupTargets } from '../../src/permissions/startupSources';
 import { repositoryConfigTargets } from '../../src/sandbox/repoConfigTargets';
 
 const red = redTeamUnit({ round: 'T', tag: 'r30tr', label: 't-rules', bait: false });
 const { project, exe } = red;
-const hole = holeGate('R30T_HOLES');
+/** Closed on main; a copy of the row runs by default (red-issue30-st, nested-repositories, …): R30T_CLOSED=1 runs it here. */
+const closed = (line: string) => envGate(['R30T_HOLES', 'R30T_CLOSED'], `closed on main: ${line} (R30T_CLOSED=1)`);
 
 // T10 (a session in HOME; S2's rule): startupSources.ts namedHomePaths reads `$HOME`, `${HOME}`, `~`,
 // systemd's `%h` and the literal home. ssh names the home directory `%d` (ssh_config TOKENS:
@@ -25,7 +26,7 @@ const hole = holeGate('R30T_HOLES');
 // ~alice/githooks`). Those programs stay the agent's to rewrite in a session in HOME.
 test(
   'T10 rule (a session in HOME): startupTargets reads ssh’s %d and git’s ~<user>/ as the home directory',
-  hole('T10: namedHomePaths knows $HOME, ~, %h and the literal path, not ssh’s %d nor ~<user>/'),
+  closed('T10: namedHomePaths knows $HOME, ~, %h and the literal path, not ssh’s %d nor ~<user>/'),
   () => {
     const h = path.join(red.base, 't10-home');
     for (const d of ['.ssh', 'proxy', 'kh', 'githooks']) mkdirSync(path.join(h, d), { recursive: true });
@@ -82,7 +83,7 @@ test(
 // JS thread blocks for good — every session on it. A child process stands in for the worker here.
 test(
   'T19 (sessions apart): a FIFO left as .git/index — the next command’s index snapshot returns (the worker’s thread is not blocked)',
-  hole('T19: stagedSnapshots reads .git/index by path with a blocking open; a FIFO there blocks the worker'),
+  closed('T19: stagedSnapshots reads .git/index by path with a blocking open; a FIFO there blocks the worker'),
   () => {
     const root = project();
     rmSync(path.join(root, '.git', 'index'));

@@ -2,7 +2,7 @@
 // live sandboxed calls, hook frameworks, tool configs, the sequencer's state, the anchored reads).
 // Real OS sandbox, real files, real git, a bait HOME; dontAsk, no allow rule unless a row says so.
 // Oracles: what the person's own tools run or read later, never the tool's words about itself. A row
-// the current code lets through carries `hole('T<n>: …')` (skipped unless R30T_HOLES=1: each fails
+// the current code lets through carries `closed('T<n>: …')` (skipped unless R30T_HOLES=1: each fails
 // until its fix lands, then its `hole(...)` goes). The findings: /work/helper-notes/redt-findings.md,
 // then docs/security.md.
 import { before, test } from 'node:test';
@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { holeGate, redTeamUnit } from '../support/redTeamUnit';
+import { envGate, holeGate, redTeamUnit } from '../support/redTeamUnit';
 import { callStarted, endedChecked, liveSandboxWriters } from '../../src/sandbox/liveWriters';
 import { sessionTempRoot } from '../../src/sandbox/sessionTemp';
 import {
@@ -28,6 +28,8 @@ const red = redTeamUnit({
 });
 const { marks, read, project, exe, personGit, tool, hookedProject } = red;
 const hole = holeGate('R30T_HOLES');
+/** Closed on main; a copy of the row runs by default (red-issue30-st, nested-repositories, …): R30T_CLOSED=1 runs it here. */
+const closed = (line: string) => envGate(['R30T_HOLES', 'R30T_CLOSED'], `closed on main: ${line} (R30T_CLOSED=1)`);
 let skip: string | false = false;
 before(async () => (skip = await red.setUp()));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -90,7 +92,7 @@ test(
 // person's next commit in `app` runs it.
 test(
   'T2 (dontAsk): a repository of the person’s BELOW the working directory with core.hooksPath = .githooks — sandboxed Bash rewrites its pre-commit; the person’s next commit there runs nothing of the agent’s',
-  hole('T2: repoConfigTargets reads the working directories’ own repositories only'),
+  closed('T2: repoConfigTargets reads the working directories’ own repositories only'),
   async (t) => {
     if (skip) return t.skip(skip);
     const outer = project();
@@ -283,7 +285,7 @@ test(
 // `git checkout -- .` writes the agent's hook.
 test(
   'T12 (dontAsk): the agent’s pre-commit staged, with .git/index.lock left behind — after the person removes the lock as git tells them, their git checkout -- . and next commit run nothing of the agent’s',
-  hole('T8’s class in stagedHooks.ts: an index put-back that git refuses (a lock) leaves the staged hook'),
+  closed('T8’s class in stagedHooks.ts: an index put-back that git refuses (a lock) leaves the staged hook'),
   async (t) => {
     if (skip) return t.skip(skip);
     const root = hookedProject();
@@ -355,7 +357,7 @@ test(
 // `scripts/check.sh`; the person's next commit (anywhere in the repository) runs it.
 test(
   'T18 (dontAsk, a session in a subdirectory of the repository): a script the person’s hook runs inside that subdirectory — the person’s next commit runs nothing of the agent’s',
-  hole('T18: the repository around a working directory (no .git at it) is not read for what its hooks run'),
+  closed('T18: the repository around a working directory (no .git at it) is not read for what its hooks run'),
   async (t) => {
     if (skip) return t.skip(skip);
     const repo = project((r) => exe(path.join(r, 'packages', 'x', 'scripts', 'check.sh'), '#!/bin/sh\nexit 0\n'));
