@@ -4,45 +4,18 @@
 // the worker's one thread (a FIFO as `.git/index`, as `package.json`). Hole rows carry
 // `closed('T<n>: …')` (skipped unless R30T_HOLES=1). The findings: /work/helper-notes/redt-findings.md.
 // Round t's other rows: red-issue30-t, red-issue30-t-git.
+// Rows of round t's closed findings run by default where their fixes landed: red-issue30-st (T3, T4, T5,
+// T6, T10, T13, T14, T17), nested-repositories (T2, T12, T18, T19), live-writers (T1).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { userInfo } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { envGate, redTeamUnit } from '../support/redTeamUnit';
-import { startupTargets } from '../../src/permissions/startupSources';
+import { redTeamUnit } from '../support/redTeamUnit';
 import { repositoryConfigTargets } from '../../src/sandbox/repoConfigTargets';
 
 const red = redTeamUnit({ round: 'T', tag: 'r30tr', label: 't-rules', bait: false });
 const { project, exe } = red;
-/** Closed on main; a copy of the row runs by default (red-issue30-st, nested-repositories, …): R30T_CLOSED=1 runs it here. */
-const closed = (line: string) => envGate(['R30T_HOLES', 'R30T_CLOSED'], `closed on main: ${line} (R30T_CLOSED=1)`);
-
-// T10 (a session in HOME; S2's rule): startupSources.ts namedHomePaths reads `$HOME`, `${HOME}`, `~`,
-// systemd's `%h` and the literal home. ssh names the home directory `%d` (ssh_config TOKENS:
-// `ProxyCommand %d/bin/proxy %h %p`, `KnownHostsCommand`, `LocalCommand`, `Match exec`), and git
-// and the shells expand `~<user>/` — the person's own name — to it too (`core.hooksPath =
-// ~alice/githooks`). Those programs stay the agent's to rewrite in a session in HOME.
-test(
-  'T10 rule (a session in HOME): startupTargets reads ssh’s %d and git’s ~<user>/ as the home directory',
-  closed('T10: namedHomePaths knows $HOME, ~, %h and the literal path, not ssh’s %d nor ~<user>/'),
-  () => {
-    const h = path.join(red.base, 't10-home');
-    for (const d of ['.ssh', 'proxy', 'kh', 'githooks']) mkdirSync(path.join(h, d), { recursive: true });
-    writeFileSync(
-      path.join(h, '.ssh', 'config'),
-      'Host *\n  ProxyCommand %d/proxy/run %h %p\n  KnownHostsCommand %d/kh/run %H\n',
-    );
-    writeFileSync(path.join(h, '.gitconfig'), `[core]\n\thooksPath = ~${userInfo().username}/githooks\n`);
-    const got = new Set(startupTargets(h).map((p) => path.relative(h, p)));
-    assert.deepEqual(
-      ['proxy', 'kh', 'githooks'].filter((d) => !got.has(d)),
-      [],
-      `what the person’s ssh and git run from HOME: ${[...got].join(', ')}`,
-    );
-  },
-);
 
 // T16 (rule): hookFrameworks.ts reads lefthook's `run:`, `extends:` and `source_dir`s. lefthook also
 // sources the `rc:` file (an sh script) before its commands, substitutes `templates:` values into
@@ -71,35 +44,6 @@ test(
       ['.lefthookrc', 'bin/wrap', 'web/lint.sh'].filter((f) => !got.has(f)),
       [],
       `protected: ${[...got].filter((f) => !/lefthook/.test(f)).join(', ')}`,
-    );
-  },
-);
-
-// T19 (sessions apart: availability): Q16's index screen keeps `.git/index` when each command
-// starts (stagedHooks.ts stagedSnapshots: lstat, then readFileSync of the path). `.git/` is the
-// sandbox's to write: `rm .git/index && mkfifo .git/index` (checked by hand: allowed, and the check
-// after that call blocks the worker ~10 s on the door's `git ls-files` with its timeout, synchronously:
-// the call took 12.4 s). The NEXT command's start opens the FIFO with no writer: the worker's one
-// JS thread blocks for good — every session on it. A child process stands in for the worker here.
-test(
-  'T19 (sessions apart): a FIFO left as .git/index — the next command’s index snapshot returns (the worker’s thread is not blocked)',
-  closed('T19: stagedSnapshots reads .git/index by path with a blocking open; a FIFO there blocks the worker'),
-  () => {
-    const root = project();
-    rmSync(path.join(root, '.git', 'index'));
-    execFileSync('mkfifo', [path.join(root, '.git', 'index')]);
-    const snap = path.resolve(__dirname, '..', '..', 'src', 'sandbox', 'stagedHooks.js');
-    const r = spawnSync(
-      process.execPath,
-      ['-e', `require(${JSON.stringify(snap)}).stagedSnapshots([${JSON.stringify(root)}])`],
-      {
-        timeout: 5_000,
-      },
-    );
-    assert.equal(
-      r.error === undefined && r.status === 0,
-      true,
-      `the snapshot returned: ${r.error?.message ?? r.status}`,
     );
   },
 );

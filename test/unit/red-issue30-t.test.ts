@@ -2,15 +2,17 @@
 // live sandboxed calls, hook frameworks, tool configs, the sequencer's state, the anchored reads).
 // Real OS sandbox, real files, real git, a bait HOME; dontAsk, no allow rule unless a row says so.
 // Oracles: what the person's own tools run or read later, never the tool's words about itself. A row
-// the current code lets through carries `closed('T<n>: …')` (skipped unless R30T_HOLES=1: each fails
+// the current code lets through carries `hole('T<n>: …')` (skipped unless R30T_HOLES=1: each fails
 // until its fix lands, then its `hole(...)` goes). The findings: /work/helper-notes/redt-findings.md,
 // then docs/security.md.
+// Rows of round t's closed findings run by default where their fixes landed: red-issue30-st (T3, T4, T5,
+// T6, T10, T13, T14, T17), nested-repositories (T2, T12, T18, T19), live-writers (T1).
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { envGate, holeGate, redTeamUnit } from '../support/redTeamUnit';
+import { holeGate, redTeamUnit } from '../support/redTeamUnit';
 import { callStarted, endedChecked, liveSandboxWriters } from '../../src/sandbox/liveWriters';
 import { sessionTempRoot } from '../../src/sandbox/sessionTemp';
 import {
@@ -26,10 +28,8 @@ const red = redTeamUnit({
   label: 't',
   bait: { ANTHROPIC_API_KEY: 'sk-ant-BAIT-T-api', ZEPHYR_LEDGER_SECRET: 'BAIT-T-ledger' },
 });
-const { marks, read, project, exe, personGit, tool, hookedProject } = red;
+const { marks, read, project, exe, personGit, tool } = red;
 const hole = holeGate('R30T_HOLES');
-/** Closed on main; a copy of the row runs by default (red-issue30-st, nested-repositories, …): R30T_CLOSED=1 runs it here. */
-const closed = (line: string) => envGate(['R30T_HOLES', 'R30T_CLOSED'], `closed on main: ${line} (R30T_CLOSED=1)`);
 let skip: string | false = false;
 before(async () => (skip = await red.setUp()));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -80,34 +80,6 @@ test(
     } finally {
       endedChecked(key);
     }
-  },
-);
-
-// T2: what the person's repository configuration names (repoConfigTargets.ts: `core.hooksPath`, the
-// scripts its hooks and hook frameworks run, includes) is read for each WORKING DIRECTORY's
-// repository only (`scanRepositories(roots)`: gitDirOf(root)). The person's own repositories below
-// the working directory — a session in a folder of checkouts (`~/work` with `app/`, `api/`), a
-// vendored repository, a nested one in a monorepo — get their `.git` protected (gitDirScan) but not
-// the directory their `core.hooksPath` names: a command rewrites `app/.githooks/pre-commit` and the
-// person's next commit in `app` runs it.
-test(
-  'T2 (dontAsk): a repository of the person’s BELOW the working directory with core.hooksPath = .githooks — sandboxed Bash rewrites its pre-commit; the person’s next commit there runs nothing of the agent’s',
-  closed('T2: repoConfigTargets reads the working directories’ own repositories only'),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const outer = project();
-    const app = hookedProject(outer);
-    const mark = path.join(marks, 't2');
-    const out = await tool(outer, 'dontAsk', 'Bash', {
-      command: `printf '#!/bin/sh\\nenv > ${mark}\\nexit 0\\n' > ${path.basename(app)}/.githooks/pre-commit && echo written`,
-    });
-    t.diagnostic(`${out.status}: ${out.text.slice(0, 400)}`);
-    personGit(app, 'commit', '--allow-empty', '-qm', 'person work');
-    assert.doesNotMatch(
-      read(mark),
-      /BAIT-T-person/,
-      'the person’s commit in the nested repository ran the agent’s hook',
-    );
   },
 );
 
@@ -278,36 +250,6 @@ test(
   },
 );
 
-// T12: the same class in Q16's index screen (stagedHooks.ts): the hook entry the command staged is put
-// back with the door's `git update-index`, which needs `.git/index.lock`. A command that stages the
-// agent's pre-commit and leaves an `index.lock` behind gets "could not be put back in the index" and
-// keeps it. The person's git then says "remove the file manually to continue"; they do, and their
-// `git checkout -- .` writes the agent's hook.
-test(
-  'T12 (dontAsk): the agent’s pre-commit staged, with .git/index.lock left behind — after the person removes the lock as git tells them, their git checkout -- . and next commit run nothing of the agent’s',
-  closed('T8’s class in stagedHooks.ts: an index put-back that git refuses (a lock) leaves the staged hook'),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const root = hookedProject();
-    const mark = path.join(marks, 't12');
-    const out = await tool(root, 'dontAsk', 'Bash', {
-      command: [
-        'set -e',
-        `b=$(printf '%s' '#!/bin/sh\nenv > ${mark}\nexit 0\n' | git hash-object -w --stdin)`,
-        'git update-index --cacheinfo "100755,$b,.githooks/pre-commit"',
-        ': > .git/index.lock && echo staged',
-      ].join('\n'),
-    });
-    t.diagnostic(`${out.status}: ${out.text.slice(0, 700)}`);
-    rmSync(path.join(root, '.git', 'index.lock'), { force: true }); // "remove the file manually to continue"
-    personGit(root, 'checkout', '--', '.');
-    writeFileSync(path.join(root, 'src', 'app', 'b.txt'), 'b\n');
-    personGit(root, 'add', 'src');
-    personGit(root, 'commit', '-qm', 'person work');
-    assert.doesNotMatch(read(mark), /BAIT-T-person/, 'the person’s commit ran the agent’s hook');
-  },
-);
-
 // T15: O6 protects the `scripts.<name>` keys a hook LINE runs (`npm run -s precommit`), found from the
 // hook's words (hookPackageRuns.ts). husky 4, yorkie and the `pre-commit` npm package keep the
 // hook's command lines in package.json itself (`"husky": {"hooks": {"pre-commit": "npm run lint"}}`,
@@ -345,31 +287,6 @@ test(
     writeFileSync(path.join(root, 'src', 'app', 'b.txt'), 'b\n');
     personGit(root, 'add', 'src');
     personGit(root, 'commit', '-qm', 'person work');
-    assert.doesNotMatch(read(mark), /BAIT-T-person/, 'the person’s commit ran the agent’s script');
-  },
-);
-
-// T18: T2's other side. A session started in a SUBDIRECTORY of the person's repository (a monorepo's
-// `packages/x`: the usual way to keep an agent to one package) has no `.git` at its working directory:
-// `scanRepositories` (gitDirOf(root)) finds no repository, so nothing its hooks run is read. The
-// hooks directory is outside the session's reach, but the files the hooks run inside `packages/x`
-// are the agent's: `.git/hooks/pre-commit` runs `sh packages/x/scripts/check.sh`; one call rewrites
-// `scripts/check.sh`; the person's next commit (anywhere in the repository) runs it.
-test(
-  'T18 (dontAsk, a session in a subdirectory of the repository): a script the person’s hook runs inside that subdirectory — the person’s next commit runs nothing of the agent’s',
-  closed('T18: the repository around a working directory (no .git at it) is not read for what its hooks run'),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const repo = project((r) => exe(path.join(r, 'packages', 'x', 'scripts', 'check.sh'), '#!/bin/sh\nexit 0\n'));
-    exe(path.join(repo, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\nsh packages/x/scripts/check.sh\n');
-    const mark = path.join(marks, 't18');
-    const out = await tool(path.join(repo, 'packages', 'x'), 'dontAsk', 'Bash', {
-      command: `printf 'env > ${mark}\\n' > scripts/check.sh && echo written`,
-    });
-    t.diagnostic(`${out.status}: ${out.text.slice(0, 500)}`);
-    writeFileSync(path.join(repo, 'src', 'app', 'b.txt'), 'b\n');
-    personGit(repo, 'add', 'src');
-    personGit(repo, 'commit', '-qm', 'person work');
     assert.doesNotMatch(read(mark), /BAIT-T-person/, 'the person’s commit ran the agent’s script');
   },
 );
