@@ -12,7 +12,8 @@
 // a commit one of those files names that carries a git directory or changes the repository's hooks
 // (the ref screen's rules, sequencerState.ts TodoWordScreen) makes the whole state directory go: the
 // operation can be neither continued nor aborted into it. A bisection's `BISECT_START` (a revision
-// `git bisect reset` checks out) is screened the same way, and removed alone (red team t, T5).
+// `git bisect reset` checks out) and a merge's `MERGE_AUTOSTASH` (a stash its --abort applies) are screened
+// the same way, and removed alone (red team t, T5, T5b).
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -46,7 +47,13 @@ const HEADS = [
  * where the ref screen reads full ids only. Resolved as git would (movedRefs.ts todoScreen: rev-parse
  * `<text>^{commit}` through the door) and screened like a todo word; a refused one is removed alone.
  */
-const REVISIONS = ['BISECT_START'];
+const REVISIONS = ['BISECT_START', 'MERGE_AUTOSTASH'];
+/** What the person's git does with each revision file (for the note). */
+const REVISION_USE: Record<string, string> = {
+  BISECT_START: 'the person’s `git bisect reset` would check it out',
+  // `git merge --autostash`: the stash applied at `git merge --abort` or the commit ending the merge (T5b).
+  MERGE_AUTOSTASH: 'the person’s `git merge --abort` or next commit would apply it to the work tree',
+};
 /**
  * `git rebase --update-refs` (git 2.38+): for each branch its name, the commit it had and the commit
  * git moves it to when the rebase ends, whatever the todo holds (red team t, T17: the person's
@@ -171,11 +178,12 @@ function judgeRevision(
   const name = path.basename(p);
   const act = () => removeTree(p);
   const text = now?.trim();
+  const use = REVISION_USE[name] ?? 'the person’s git would check it out';
   if (text === undefined || text === '' || /\s/.test(text))
-    return { note: `${name} holds no single revision (git would check it out): removed`, act };
+    return { note: `${name} holds no single revision (${use}): removed`, act };
   if (!screen || !screen(path.dirname(p), text)) return undefined;
   return {
-    note: `${name} names a commit carrying a git directory or changing the repository’s hooks, or nothing yet (the person’s \`git bisect reset\` would check it out): removed`,
+    note: `${name} names a commit carrying a git directory or changing the repository’s hooks, or nothing yet (${use}): removed`,
     act,
   };
 }
