@@ -109,6 +109,7 @@ function preCommit(scripts: readonly string[], root: string, out: FrameworkRuns)
     configs.add('.pre-commit-config.yaml');
     for (const m of s.matchAll(/--config[= ]["']?([^\s"')]+)/g)) configs.add(m[1]!);
   }
+  if (configs.size > 0) for (const s of scripts) preCommitVenv(s, root, out);
   for (const c of configs) {
     const file = path.resolve(root, c);
     out.entries.push({ path: file, kind: 'file' });
@@ -118,6 +119,44 @@ function preCommit(scripts: readonly string[], root: string, out: FrameworkRuns)
     const args = yamlValues(yaml, 'args');
     for (const entry of yamlValues(yaml, 'entry')) out.readings.push({ command: entry, cwd: root });
     for (const a of args) out.readings.push({ command: `true ${a}`, cwd: root });
+  }
+}
+
+/**
+ * pre-commit installed in a virtualenv inside the project (the hook's `INSTALL_PYTHON=<root>/.venv/bin/python3`):
+ * `-mpre_commit` runs the framework's own package from that venv's site-packages, and the interpreter
+ * runs its `*.pth` files and `sitecustomize`/`usercustomize` at every start (red team t, T7: one call
+ * rewrote `pre_commit/__main__.py`, the person's next commit ran it). Those, and `pyvenv.cfg`, are
+ * protected; a new `.pth` is not (pip makes them for the agent's own installs: docs/security.md's limit).
+ */
+function preCommitVenv(script: string, root: string, out: FrameworkRuns): void {
+  for (const m of script.matchAll(/INSTALL_PYTHON=['"]?([^\s'"]+)/g)) {
+    const venv = path.dirname(path.dirname(m[1]!));
+    if (!venv.startsWith(root + path.sep)) continue;
+    out.entries.push({ path: path.join(venv, 'pyvenv.cfg'), kind: 'file' });
+    let libs: string[];
+    try {
+      libs = fs.readdirSync(path.join(venv, 'lib')).filter((n) => /^python\d/.test(n));
+    } catch {
+      continue; // no venv there (yet): the interpreter's own link is R2's (entryState.ts)
+    }
+    for (const lib of libs) {
+      const site = path.join(venv, 'lib', lib, 'site-packages');
+      absentUndone(out, path.join(site, 'pre_commit'), 'dir');
+      for (const name of ['sitecustomize.py', 'usercustomize.py'])
+        out.entries.push({
+          path: path.join(site, name),
+          kind: 'file',
+          ...(fs.existsSync(path.join(site, name)) ? {} : { absentUndone: true }),
+        });
+      let names: string[] = [];
+      try {
+        names = fs.readdirSync(site).filter((n) => n.endsWith('.pth'));
+      } catch {
+        // no site-packages
+      }
+      for (const n of names) out.entries.push({ path: path.join(site, n), kind: 'file' });
+    }
   }
 }
 

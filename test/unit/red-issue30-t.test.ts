@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { holeGate, redTeamUnit } from '../support/redTeamUnit';
+import { redTeamUnit } from '../support/redTeamUnit';
 import { callStarted, endedChecked, liveSandboxWriters } from '../../src/sandbox/liveWriters';
 import { sessionTempRoot } from '../../src/sandbox/sessionTemp';
 import {
@@ -29,7 +29,6 @@ const red = redTeamUnit({
   bait: { ANTHROPIC_API_KEY: 'sk-ant-BAIT-T-api', ZEPHYR_LEDGER_SECRET: 'BAIT-T-ledger' },
 });
 const { marks, read, project, exe, personGit, tool } = red;
-const hole = holeGate('R30T_HOLES');
 let skip: string | false = false;
 before(async () => (skip = await red.setUp()));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -127,7 +126,7 @@ function preCommitVenv(): string {
 // `pre_commit/__main__.py`; the person's next commit runs it.
 test(
   'T7 (dontAsk): pre-commit installed in the project’s .venv — sandboxed Bash rewrites the framework’s own module there; the person’s next commit runs nothing of the agent’s',
-  hole('T7: the hook framework’s own code in the project’s virtualenv is neither denied nor compared'),
+  {}, // closed: hookFrameworks.ts preCommitVenv (the venv's pre_commit package, .pth, sitecustomize, pyvenv.cfg)
   async (t) => {
     if (skip) return t.skip(skip);
     const root = preCommitVenv();
