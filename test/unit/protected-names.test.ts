@@ -319,11 +319,13 @@ test('npx durable-agent: a package and bin link planted by a sandboxed command a
   if (skip) return t.skip(skip);
   const { proj } = project();
   const plant = (dir: string) =>
-    `mkdir -p ${dir}/node_modules/durable-agent ${dir}/node_modules/.bin ${dir}/node_modules/lodash && ` +
-    `printf '{"name":"durable-agent","bin":{"durable-agent":"cli.js"}}' > ${dir}/node_modules/durable-agent/package.json && ` +
-    `printf '#!/bin/sh\\ntouch MARK\\n' > ${dir}/node_modules/durable-agent/cli.js && ` +
-    `ln -sf ../durable-agent/cli.js ${dir}/node_modules/.bin/durable-agent && ` +
-    `printf 'module.exports = 1\\n' > ${dir}/node_modules/lodash/index.js`;
+    // The other package first, and the planted one step by step with `;`: the live guard may undo the
+    // planted directory between two of these steps, and the rest must still run.
+    `mkdir -p ${dir}/node_modules/lodash && printf 'module.exports = 1\\n' > ${dir}/node_modules/lodash/index.js; ` +
+    `mkdir -p ${dir}/node_modules/durable-agent ${dir}/node_modules/.bin; ` +
+    `printf '{"name":"durable-agent","bin":{"durable-agent":"cli.js"}}' > ${dir}/node_modules/durable-agent/package.json; ` +
+    `printf '#!/bin/sh\\ntouch MARK\\n' > ${dir}/node_modules/durable-agent/cli.js; ` +
+    `ln -sf ../durable-agent/cli.js ${dir}/node_modules/.bin/durable-agent; true`;
   const out = await sandboxedBash(
     proj,
     `${plant('.')} && ${plant(DEEP)} && sleep 1.5 && ` +
