@@ -65,6 +65,33 @@ export const PROTECTED_SEQUENCES: readonly (readonly string[])[] = [
  */
 export const HG_CONTROL_ENTRIES = ['hgrc', 'hgrc-not-shared', 'sharedpath'] as const;
 
+/**
+ * lint-staged's configuration files, in its search order (lilconfig, from the directory it runs in up).
+ * lint-staged 12+ also reads every one of them anywhere in the work tree (`git ls-files` of
+ * `**\/<name>`, searchConfigs.js) and gives each staged file to the deepest one around it (red team u,
+ * U2: a `src/app/.lintstagedrc.json` a call made ran at the person's next commit): protected wherever
+ * they are, like pre-commit's and lefthook's configurations. `package.json`'s `lint-staged` key is a
+ * control key of every manifest (src/sandbox/manifestBins.ts), `package.yaml` a protected name already.
+ */
+export const LINT_STAGED_CONFIGS = [
+  '.lintstagedrc',
+  '.lintstagedrc.json',
+  '.lintstagedrc.yaml',
+  '.lintstagedrc.yml',
+  '.lintstagedrc.mjs',
+  '.lintstagedrc.js',
+  '.lintstagedrc.cjs',
+  '.lintstagedrc.ts',
+  '.lintstagedrc.mts',
+  '.lintstagedrc.cts',
+  'lint-staged.config.mjs',
+  'lint-staged.config.js',
+  'lint-staged.config.cjs',
+  'lint-staged.config.ts',
+  'lint-staged.config.mts',
+  'lint-staged.config.cts',
+] as const;
+
 /** A file (or directory) with one of these names is protected wherever it is. */
 export const PROTECTED_FILE_NAMES = [
   '.gitconfig',
@@ -156,6 +183,7 @@ export const PROTECTED_FILE_NAMES = [
   '.flake8',
   // pnpm's YAML manifest: prettier reads its `prettier.plugins` (M10b).
   'package.yaml',
+  ...LINT_STAGED_CONFIGS,
 ] as const;
 
 /**

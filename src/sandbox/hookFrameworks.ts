@@ -10,6 +10,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { LINT_STAGED_CONFIGS } from '../permissions/protectedPaths';
 import type { ProtectedEntry } from './protect';
 
 /** One way a line of the person's hook may run: the command and the directory it runs from. */
@@ -335,27 +336,17 @@ function captainHook(scripts: readonly string[], root: string, out: FrameworkRun
   }
 }
 
-/** lint-staged's configuration files, in its search order (lilconfig, from the directory it runs in up). */
-const LINT_STAGED_CONFIGS = [
-  '.lintstagedrc',
-  '.lintstagedrc.json',
-  '.lintstagedrc.yaml',
-  '.lintstagedrc.yml',
-  '.lintstagedrc.mjs',
-  '.lintstagedrc.js',
-  '.lintstagedrc.cjs',
-  '.lintstagedrc.ts',
-  '.lintstagedrc.mts',
-  '.lintstagedrc.cts',
-  'lint-staged.config.mjs',
-  'lint-staged.config.js',
-  'lint-staged.config.cjs',
-  'lint-staged.config.ts',
-  'lint-staged.config.mts',
-  'lint-staged.config.cts',
-];
+/** lint-staged's configuration names (lint-staged reads each wherever it is in the work tree: red team u, U2). */
+const LINT_STAGED_NAMES = new Set<string>(LINT_STAGED_CONFIGS);
 
-function lintStaged(readings: readonly Reading[], root: string, out: FrameworkRuns): void {
+/**
+ * lint-staged run by a hook line: its configurations from the line's directory up to the work tree
+ * (absent ones undone when made: one earlier in the search order wins), and those the walk found
+ * below (`found`: lint-staged 12+ gives each staged file to the deepest configuration around it, its
+ * commands run from that configuration's directory) — each read, its commands as hook lines there.
+ * Every name is protected wherever it is besides (protectedPaths.ts LINT_STAGED_CONFIGS).
+ */
+function lintStaged(readings: readonly Reading[], root: string, out: FrameworkRuns, found: readonly string[]): void {
   const dirs = new Set<string>();
   for (const r of readings) {
     if (!/(^|[\s/"'])lint-staged(\s|["']|$)/.test(r.command)) continue;
@@ -363,6 +354,9 @@ function lintStaged(readings: readonly Reading[], root: string, out: FrameworkRu
     for (const m of r.command.matchAll(/(?:--config|-c)[= ]["']?([^\s"']+)/g))
       out.entries.push({ path: path.resolve(r.cwd, m[1]!), kind: 'file' });
   }
+  if (dirs.size > 0)
+    for (const f of found)
+      if (LINT_STAGED_NAMES.has(path.basename(f)) && f.startsWith(root + path.sep)) dirs.add(path.dirname(f));
   for (const d of dirs) {
     // The `lint-staged` key of package.json (protected key by key, manifestBins.ts): the files its commands name.
     const manifest = text(path.join(d, 'package.json'));
@@ -419,12 +413,14 @@ export interface FrameworkRuns {
 /**
  * For the person's hook scripts (`scripts`, their texts) and what they run (`readings`: the hook's
  * lines, and the package.json scripts those run): the frameworks among them and what their
- * configuration in the working tree `root` makes each commit run.
+ * configuration in the working tree `root` makes each commit run. `found`: the protected entries the
+ * walk found (protect.ts scanProtected), lint-staged's configurations below `root` among them.
  */
 export function hookFrameworkRuns(
   scripts: readonly string[],
   readings: readonly Reading[],
   root: string,
+  found: readonly string[] = [],
 ): FrameworkRuns {
   const out: FrameworkRuns = { entries: [], readings: [] };
   preCommit(scripts, root, out);
@@ -432,6 +428,6 @@ export function hookFrameworkRuns(
   packageHooks(scripts, root, out);
   husky4(scripts, root, out);
   captainHook(scripts, root, out);
-  lintStaged([...readings, ...out.readings], root, out);
+  lintStaged([...readings, ...out.readings], root, out, found);
   return out;
 }

@@ -102,6 +102,7 @@ function hookTargets(
   roots: readonly string[],
   inside: (p: string) => boolean,
   readings: Reading[],
+  found: readonly string[],
 ): Entry[] {
   const out: Entry[] = [];
   const real = (p: string) => {
@@ -141,7 +142,7 @@ function hookTargets(
     .filter((l) => !/^\s*#/.test(l))
     .flatMap((l) => hookLineReadings(l, root));
   // A hook framework's launcher: what its configuration makes each commit run (hookFrameworks.ts).
-  const framework = hookFrameworkRuns(scripts, [...lines, ...hookPackageRuns(lines, roots).lines], root);
+  const framework = hookFrameworkRuns(scripts, [...lines, ...hookPackageRuns(lines, roots).lines], root, found);
   out.push(...framework.entries.filter((e) => inside(e.path)));
   for (const r of [...lines, ...framework.readings]) {
     readings.push(r);
@@ -198,11 +199,16 @@ function personConfigFiles(env: NodeJS.ProcessEnv = process.env): string[] {
  * `core.hooksPath` names (relative: to the working tree, as git runs hooks there), what that
  * directory's (or `<common dir>/hooks`') links lead to and its scripts run, and the files its
  * `include.path` / `includeIf.<cond>.path` name (relative: to the config's directory), when they
- * lie inside `roots` (elsewhere no command can write them).
+ * lie inside `roots` (elsewhere no command can write them). `found`: the protected entries the walk
+ * found below them (lint-staged's configurations in subdirectories: hookFrameworks.ts).
  */
-export function repositoryConfigTargets(roots: readonly string[], repos: readonly string[] = roots): Entry[] {
+export function repositoryConfigTargets(
+  roots: readonly string[],
+  repos: readonly string[] = roots,
+  found: readonly string[] = [],
+): Entry[] {
   const readings: Reading[] = [];
-  const out = scanRepositories(roots, readings, repos);
+  const out = scanRepositories(roots, readings, repos, found);
   // The files the package.json scripts the hooks run name (`"precommit": "sh scripts/check.sh"`).
   const inside = insideOf(roots);
   for (const f of hookPackageRuns(readings, roots).files) if (inside(f)) out.push({ path: f, kind: 'file' });
@@ -215,9 +221,13 @@ export function repositoryConfigTargets(roots: readonly string[], repos: readonl
  * those run in turn, and the bins their `npx <name>` runs — protected key by key (manifestBins.ts;
  * red team o, O6 husky). The rest of package.json, and what a test script runs, stay the agent's.
  */
-export function hookManifestKeys(roots: readonly string[], repos: readonly string[] = roots): Map<string, HookedKeys> {
+export function hookManifestKeys(
+  roots: readonly string[],
+  repos: readonly string[] = roots,
+  found: readonly string[] = [],
+): Map<string, HookedKeys> {
   const readings: Reading[] = [];
-  scanRepositories(roots, readings, repos);
+  scanRepositories(roots, readings, repos, found);
   return hookPackageRuns(readings, roots).keys;
 }
 
@@ -231,7 +241,12 @@ const insideOf = (roots: readonly string[]) => (p: string) =>
  * The repositories at `repos` (the working directories, and the person's repositories below them:
  * red team t, T2): what their configuration runs, inside `roots`.
  */
-function scanRepositories(roots: readonly string[], readings: Reading[], repos: readonly string[]): Entry[] {
+function scanRepositories(
+  roots: readonly string[],
+  readings: Reading[],
+  repos: readonly string[],
+  found: readonly string[],
+): Entry[] {
   const out: Entry[] = [];
   const inside = insideOf(roots);
   for (const root of repos) {
@@ -263,7 +278,7 @@ function scanRepositories(roots: readonly string[], readings: Reading[], repos: 
       if (!inGit(f)) out.push({ path: f, kind: 'file' });
     const hooks = hooksPath !== undefined ? expand(hooksPath, root) : path.join(common, 'hooks');
     if (hooksPath !== undefined && inside(hooks) && !inGit(hooks)) out.push({ path: hooks, kind: 'gitHooks' });
-    for (const e of hookTargets(hooks, root, roots, inside, readings)) if (!inGit(e.path)) out.push(e);
+    for (const e of hookTargets(hooks, root, roots, inside, readings, found)) if (!inGit(e.path)) out.push(e);
   }
   return out;
 }

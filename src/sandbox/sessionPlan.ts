@@ -211,7 +211,7 @@ export async function sessionSandboxPlan(scope: SessionCommandScope): Promise<Se
     const repos = repositoryTrees(roots, gitRoots);
     const manifests = manifestBins(
       manifestsOf({ roots, gitRoots, nameRoots }),
-      hookManifestKeys(roots, [...repos, ...enclosingTrees(roots)]),
+      hookManifestKeys(roots, [...repos, ...enclosingTrees(roots)], [...scan.entries.keys()]),
     );
     protection = {
       scan,
@@ -304,7 +304,7 @@ export function protectionScan(p: Pick<Protection, 'roots' | 'extra' | 'gitRoots
   // Inside node_modules (lefthook's own binary its hook runs: R4) compared, not denied: npm reinstalls
   // it. A framework's absent configuration name (also among the session's control files) gets no placeholder.
   const repos = [...repositoryTrees(p.roots, p.gitRoots ?? []), ...enclosingTrees(p.roots)];
-  for (const e of repositoryConfigTargets(p.roots, repos)) {
+  for (const e of repositoryConfigTargets(p.roots, repos, [...scan.entries.keys()])) {
     const had = scan.entries.get(e.path);
     const loose = e.kind === 'file' && e.path.split(path.sep).includes('node_modules');
     if (had && !e.absentUndone && !loose && (had.kind === e.kind || e.kind !== 'dir')) continue;
