@@ -197,6 +197,8 @@ function lefthookConfig(file: string, root: string, out: FrameworkRuns, seen: Se
   for (const run of yamlValues(body, 'run'))
     for (const cwd of new Set(cwds)) out.readings.push({ command: withLefthookTemplates(run, templates), cwd });
   for (const v of templates.values()) out.readings.push({ command: v, cwd: root });
+  // A `scripts:`/`jobs:` entry's `runner:` is the command its script is handed to (`node tools/wrap.js`).
+  for (const runner of yamlValues(body, 'runner')) out.readings.push({ command: runner, cwd: root });
   for (const rc of yamlValues(body, 'rc')) {
     const f = path.resolve(root, rc.replace(/^~(?=\/|$)/, os.homedir()));
     out.entries.push({ path: f, kind: 'file', ...(fs.existsSync(f) ? {} : { absentUndone: true }) });
