@@ -10,6 +10,9 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { holeGate, redTeamUnit } from '../support/redTeamUnit';
 import { hookCommit } from '../support/plantCommit';
+import { repositoryConfigTargets } from '../../src/sandbox/repoConfigTargets';
+import { runAsOrdinaryUser } from '../support/ordinaryUser';
+import { U_ATTACKS } from '../support/ownerScreens';
 
 const red = redTeamUnit({
   round: 'U',
@@ -61,6 +64,28 @@ test(
     t.diagnostic(`${out.status}: ${out.text.slice(0, 700)}`);
     personGit(root, 'checkout', '-q', 'fix');
     assert.deepEqual({ ran: personCommitRan(root, mark) }, { ran: false }, read(mark).slice(0, 200));
+  },
+);
+
+// U1c: U1 as the worker's own user (not root): `chmod 000 packages` makes the same lstat throw EACCES
+// (test/support/ownerScreens.ts U_ATTACKS, through setpriv when the suite runs as root). A fix that
+// swallows ENOTDIR alone still fails here.
+test(
+  'U1c (dontAsk, an ordinary user): P1’s branch, with the directory holding a recorded way made 000 — the person’s checkout of it and next commit run nothing of the agent’s',
+  hole('U1c: cutLinkedWays throws EACCES on a way below a directory made 000'),
+  async (t) => {
+    const run = await runAsOrdinaryUser<{ name: string; exitCode: number; ran: boolean; output: string }>(
+      path.join(__dirname, '..', 'support', 'ownerScreens.js'),
+      ['u'],
+    );
+    if ('skip' in run) return t.skip(run.skip);
+    for (const r of run.report.results) t.diagnostic(`${r.name}: exit ${r.exitCode}, ran ${r.ran}: ${r.output}`);
+    assert.equal(run.report.results.length, U_ATTACKS.length);
+    assert.deepEqual(
+      run.report.results.filter((r) => r.ran).map((r) => r.name),
+      [],
+      'the person’s git ran the agent’s hook',
+    );
   },
 );
 
@@ -304,5 +329,33 @@ test(
     t.diagnostic(`${first.status}: ${first.text.slice(0, 300)} / ${out.status}: ${out.text.slice(0, 300)}`);
     personGit(repo, 'commit', '--allow-empty', '-qm', 'person work');
     assert.doesNotMatch(read(mark), /PERSON_SECRET=/, 'the person’s commit ran the agent’s script');
+  },
+);
+
+// U7: lefthook merges the files `extends:` names into its configuration (lefthook.dev: "extends" —
+// the commands of an extended config run like the main one's). hookFrameworks.ts lefthook reads each
+// `extends` value as a word of a command line (`true <file>`: the FILE is protected) but never reads
+// the file: the scripts ITS `run:` lines run are the agent's to rewrite. Control: the same `run:` line
+// in lefthook.yml itself protects scripts/lint.sh.
+test(
+  'U7 rule: what the run: lines of a configuration lefthook’s extends: names make each commit run is protected',
+  {
+    ...hole('U7: lefthook extends: files are protected but not read'),
+  },
+  () => {
+    const run = 'pre-commit:\n  commands:\n    lint:\n      run: sh scripts/lint.sh\n';
+    const root = project((r) => {
+      exe(path.join(r, 'scripts', 'lint.sh'), '#!/bin/sh\n');
+      mkdirSync(path.join(r, 'config'));
+      writeFileSync(path.join(r, 'config', 'hooks.yml'), run);
+      writeFileSync(path.join(r, 'lefthook.yml'), 'extends:\n  - config/hooks.yml\n');
+    });
+    exe(
+      path.join(root, '.git', 'hooks', 'pre-commit'),
+      '#!/bin/sh\ncall_lefthook()\n{\n  lefthook "$@"\n}\ncall_lefthook run "pre-commit" "$@"\n',
+    );
+    const got = new Set(repositoryConfigTargets([root]).map((e) => path.relative(root, e.path)));
+    assert.ok(got.has('config/hooks.yml'), 'the extended file itself is protected');
+    assert.ok(got.has('scripts/lint.sh'), `protected: ${[...got].filter((f) => !/lefthook/.test(f)).join(', ')}`);
   },
 );
