@@ -309,20 +309,21 @@ test(
 
 // U6: T18's fix (repoConfigTargets.ts enclosingTrees) protects what the person's hooks run inside a
 // session that starts in a SUBDIRECTORY of their repository — unless the working directory has a
-// `.git` entry of its own: any entry, lstat'ed, not read. An EMPTY `.git` file is no protected content
-// (the check after the call leaves it: an empty file configures nothing) and no repository to git
-// either; from the next call on, the repository around is not scanned, and `scripts/check.sh`, which
-// the person's hook runs, is the agent's again.
+// `.git` entry of its own: any entry, lstat'ed, not read. An EMPTY `.git` directory is no protected
+// content (the check after the call leaves it) and no repository to git either (no HEAD: git's
+// discovery goes on up, the person's git in packages/x works as before; an empty `.git` FILE does the
+// same, but git then dies there); from the next call on, the repository around is not scanned, and
+// `scripts/check.sh`, which the person's hook runs, is the agent's again.
 test(
-  'U6 (dontAsk, a session in a subdirectory of the repository): an empty .git file there, then T18’s script — the person’s next commit runs nothing of the agent’s',
-  hole('U6: enclosingTrees skips a working directory with any .git entry, an empty file the command made too'),
+  'U6 (dontAsk, a session in a subdirectory of the repository): an empty .git directory there, then T18’s script — the person’s next commit runs nothing of the agent’s',
+  hole('U6: enclosingTrees skips a working directory with any .git entry, an empty one the command made too'),
   async (t) => {
     if (skip) return t.skip(skip);
     const repo = project((r) => exe(path.join(r, 'packages', 'x', 'scripts', 'check.sh'), '#!/bin/sh\nexit 0\n'));
     exe(path.join(repo, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\nsh packages/x/scripts/check.sh\n');
     const mark = path.join(marks, 'u6');
     const cwd = path.join(repo, 'packages', 'x');
-    const first = await tool(cwd, 'dontAsk', 'Bash', { command: 'touch .git && echo made' });
+    const first = await tool(cwd, 'dontAsk', 'Bash', { command: 'mkdir .git && echo made' });
     const out = await tool(cwd, 'dontAsk', 'Bash', {
       command: `printf 'env > ${mark}\\n' > scripts/check.sh; echo done`,
     });
