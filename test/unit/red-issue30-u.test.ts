@@ -360,3 +360,30 @@ test(
     assert.ok(got.has('scripts/lint.sh'), `protected: ${[...got].filter((f) => !/lefthook/.test(f)).join(', ')}`);
   },
 );
+
+// U7b: the same for CaptainHook's `config.includes` (captainhookphp: the hooks' actions of each
+// included configuration are merged into the main one's): the included file is protected (a string
+// of captainhook.json, read as a command line), its `action` commands are never read.
+test(
+  'U7b rule: what the actions of a configuration CaptainHook’s config.includes names run is protected',
+  hole('U7b: CaptainHook includes files are protected but not read'),
+  () => {
+    const root = project((r) => {
+      exe(path.join(r, 'scripts', 'x.sh'), '#!/bin/sh\n');
+      mkdirSync(path.join(r, 'hooks'));
+      const actions = (cmd: string) => ({ 'pre-commit': { enabled: true, actions: [{ action: cmd }] } });
+      writeFileSync(path.join(r, 'hooks', 'extra.json'), JSON.stringify(actions('sh scripts/x.sh')));
+      writeFileSync(
+        path.join(r, 'captainhook.json'),
+        JSON.stringify({ config: { includes: ['hooks/extra.json'] }, ...actions('true') }),
+      );
+    });
+    exe(
+      path.join(root, '.git', 'hooks', 'pre-commit'),
+      '#!/bin/sh\nvendor/bin/captainhook hook:pre-commit --configuration=captainhook.json "$@"\n',
+    );
+    const got = new Set(repositoryConfigTargets([root]).map((e) => path.relative(root, e.path)));
+    assert.ok(got.has('hooks/extra.json'), 'the included file itself is protected');
+    assert.ok(got.has('scripts/x.sh'), `protected: ${[...got].join(', ')}`);
+  },
+);
