@@ -387,3 +387,43 @@ test(
     assert.ok(got.has('scripts/x.sh'), `protected: ${[...got].join(', ')}`);
   },
 );
+
+// U8: U1's class with no layout of the person's at all. protectionScan (sessionPlan.ts:337, before
+// AND after every command) reads the tool configurations of each working directory
+// (toolConfigTargets.ts configsIn: `fs.lstatSync('<root>/.config/mise.toml', { throwIfNoEntry: false })`),
+// which throws ENOTDIR when `.config` is a FILE — most projects have no `.config`, and the sandbox may
+// make one. The check after the call throws at its second step: P1's branch stays. From then on every
+// scan throws: each later tool call of every session in the project fails (toolSession.ts:102 too).
+test(
+  'U8 (dontAsk): P1’s branch, with .config made a file — the person’s checkout of it and next commit run nothing of the agent’s',
+  hole('U8: toolConfigTargets throws ENOTDIR under a .config file; the check after the call stops there'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = hookedProject();
+    const mark = path.join(marks, 'u8');
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: [...hookCommit(mark), 'git update-ref refs/heads/fix "$c"', 'touch .config', 'echo done'].join('\n'),
+    });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 700)}`);
+    personGit(root, 'checkout', '-q', 'fix');
+    assert.deepEqual({ ran: personCommitRan(root, mark) }, { ran: false }, read(mark).slice(0, 200));
+  },
+);
+
+test(
+  'U8b (dontAsk): with .config made a file by one call, the session’s next tool call still runs',
+  hole('U8b: every scan and permission context of a project with a .config file throws'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project();
+    const first = await tool(root, 'dontAsk', 'Bash', { command: 'touch .config && echo made' });
+    t.diagnostic(`${first.status}: ${first.text.slice(0, 300)}`);
+    let next: { text: string; status: string } | string;
+    try {
+      next = await tool(root, 'dontAsk', 'Bash', { command: 'echo second' });
+    } catch (err) {
+      next = `threw: ${(err as Error).message}`;
+    }
+    assert.match(typeof next === 'string' ? next : next.text, /^second/, JSON.stringify(next).slice(0, 300));
+  },
+);
