@@ -427,3 +427,35 @@ test(
     assert.match(typeof next === 'string' ? next : next.text, /^second/, JSON.stringify(next).slice(0, 300));
   },
 );
+
+// U9: T2's fix scans the person's repositories below the working directory — the MAX_NESTED_REPOSITORIES
+// (64) shallowest `.git` entries the tree watch records (sessionPlan.ts repositoryTrees). Empty `.git`
+// directories the command makes count (nothing undoes an empty one, nothing checks it is a repository):
+// 70 of them one level down push the person's own repository at `libs/a` out of the scan, and the
+// script its hook runs is the agent's at the next call. Control (the row's first call): before, the
+// script is read-only.
+test(
+  'U9 (dontAsk): 70 empty .git directories, then the script the hook of the person’s repository at libs/a runs — the person’s next commit there runs nothing of the agent’s',
+  hole('U9: empty .git directories the command made fill repositoryTrees’ 64 places'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project((r) => {
+      const lib = path.join(r, 'libs', 'a');
+      exe(path.join(lib, 'check.sh'), '#!/bin/sh\nexit 0\n');
+      red.git(lib, 'init', '-q', '-b', 'main');
+      red.git(lib, 'add', '-A');
+      red.git(lib, 'commit', '-qm', 'lib');
+    });
+    const lib = path.join(root, 'libs', 'a');
+    exe(path.join(lib, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\nsh check.sh\n');
+    const mark = path.join(marks, 'u9');
+    const write = `printf 'env > ${mark}\\n' > libs/a/check.sh; echo written`;
+    const control = await tool(root, 'dontAsk', 'Bash', { command: write });
+    assert.match(control.text, /Read-only file system/, `control: ${control.text.slice(0, 300)}`);
+    await tool(root, 'dontAsk', 'Bash', { command: 'for i in $(seq 70); do mkdir -p r$i/.git; done; echo made' });
+    const out = await tool(root, 'dontAsk', 'Bash', { command: write });
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
+    personGit(lib, 'commit', '--allow-empty', '-qm', 'person work');
+    assert.doesNotMatch(read(mark), /PERSON_SECRET=/, 'the person’s commit ran the agent’s script');
+  },
+);
