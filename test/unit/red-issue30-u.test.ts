@@ -5,6 +5,7 @@
 // the current code lets through carries `hole('U<n>: …')` (skipped unless R30U_HOLES=1: each fails
 // until its fix lands, then its `hole(...)` goes). The findings: /work/helper-notes/redu-findings.md.
 import { before, test } from 'node:test';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -457,5 +458,28 @@ test(
     t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
     personGit(lib, 'commit', '--allow-empty', '-qm', 'person work');
     assert.doesNotMatch(read(mark), /PERSON_SECRET=/, 'the person’s commit ran the agent’s script');
+  },
+);
+
+// U10 (availability, S9's class): U9's empty `.git` directories, a thousand of them: every later call of
+// the session (each one refused now: too many bwrap arguments) first runs the per-repository work
+// synchronously — protected entries, placeholders made and removed, ways, object and ref snapshots for
+// each — holding the worker's one thread for seconds (measured under load: 3.8-8.7 s, a call 12-15 s;
+// the baseline call 137 ms, 26 ms): every session on the worker misses its heartbeats (5 s) meanwhile,
+// at each retry of the agent's.
+test(
+  'U10 (sessions apart): a thousand empty .git directories in the project do not hold the worker’s event loop (a timer’s lag under 1 s) at the next call',
+  hole('U10: the per-repository work of a call is synchronous and unbounded in the command’s empty .git directories'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project();
+    await tool(root, 'dontAsk', 'Bash', { command: 'mkdir -p r{1..1000}/.git && echo made' });
+    const lag = monitorEventLoopDelay({ resolution: 10 });
+    lag.enable();
+    const out = await tool(root, 'dontAsk', 'Bash', { command: 'echo next' });
+    lag.disable();
+    const maxMs = Math.round(lag.max / 1e6);
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 200)}; the event loop held up to ${maxMs} ms`);
+    assert.ok(maxMs < 1_000, `the event loop was held ${maxMs} ms`);
   },
 );
