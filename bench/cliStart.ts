@@ -5,9 +5,10 @@
 // API and an agent worker in this process (its CPU is not counted); HOME and DURABLE_AGENT_HOME of
 // their own; the session's working directory a git project with one commit.
 //
-//   npm run build && node dist/bench/cliStart.js [N] [--release DIR]
-//     --release DIR: the same commands through another build's CLI (DIR/dist/src/cli/main.js, e.g.
-//       ~/.cache/durable-agent/releases/<commit> or a worktree of main), in the same run;
+//   npm run build && node dist/bench/cliStart.js [N] [--release DIR]...
+//     --release DIR: the same commands through another build's CLI too (DIR/dist/src/cli/main.js,
+//       e.g. ~/.cache/durable-agent/releases/<commit> or a built worktree of main), in the same run
+//       (repeatable);
 //     --prof DIR: each CLI process writes a CPU profile to DIR (node --cpu-prof), one run each.
 //
 // Not a test: prints the figures and the load average beside them.
@@ -29,7 +30,8 @@ const PROF = flag('--prof');
 const N = PROF
   ? 0
   : Number(process.argv.slice(2).find((a, i, all) => !a.startsWith('--') && !all[i - 1]?.startsWith('--')) ?? 5);
-const RELEASE = flag('--release');
+/** Every --release DIR, in order. */
+const RELEASES = process.argv.flatMap((a, i, all) => (a === '--release' && all[i + 1] ? [all[i + 1] as string] : []));
 const OURS = join(__dirname, '..', 'src', 'cli', 'main.js');
 
 /** This process's reaped children's CPU in ms (/proc/self/stat cutime + cstime, USER_HZ 100). */
@@ -95,7 +97,8 @@ async function main(): Promise<void> {
     ANTHROPIC_API_KEY: 'test-key',
   };
   const builds: Array<[string, string]> = [['this build', OURS]];
-  if (RELEASE) builds.push([RELEASE.replace(/.*\//, '').slice(0, 12), join(RELEASE, 'dist', 'src', 'cli', 'main.js')]);
+  for (const r of RELEASES)
+    builds.push([r.replace(/\/+$/, '').replace(/.*\//, '').slice(0, 12), join(r, 'dist', 'src', 'cli', 'main.js')]);
   const rows: string[] = [];
   await worker.runUntil(async () => {
     const first = await runCli(OURS, ['run', '--detach', '--json', '--cwd', work, '--model', 'm', 'hi'], env);
