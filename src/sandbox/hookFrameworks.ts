@@ -394,6 +394,9 @@ function captainHook(scripts: readonly string[], root: string, out: FrameworkRun
   }
 }
 
+/** A line that runs lint-staged: `lint-staged`, `npx lint-staged@15`, `lint-staged;` (red team u, U12: a version or a separator hid it). */
+const LINT_STAGED_RUN = /(^|[\s/"'`;&|(])lint-staged(@[^\s;&|()"'`]*)?(?=$|[\s"'`;&|)])/;
+
 /** lint-staged's configuration names (lint-staged reads each wherever it is in the work tree: red team u, U2). */
 const LINT_STAGED_NAMES = new Set<string>(LINT_STAGED_CONFIGS);
 
@@ -407,7 +410,7 @@ const LINT_STAGED_NAMES = new Set<string>(LINT_STAGED_CONFIGS);
 function lintStaged(readings: readonly Reading[], root: string, out: FrameworkRuns, found: readonly string[]): void {
   const dirs = new Set<string>();
   for (const r of readings) {
-    if (!/(^|[\s/"'])lint-staged(\s|["']|$)/.test(r.command)) continue;
+    if (!LINT_STAGED_RUN.test(r.command)) continue;
     for (let d = path.resolve(r.cwd); d === root || d.startsWith(root + path.sep); d = path.dirname(d)) dirs.add(d);
     for (const m of r.command.matchAll(/(?:--config|-c)[= ]["']?([^\s"']+)/g))
       out.entries.push({ path: path.resolve(r.cwd, m[1]!), kind: 'file' });
