@@ -295,6 +295,76 @@ function packageHooks(scripts: readonly string[], root: string, out: FrameworkRu
     }
 }
 
+/** husky 1-4's launcher (its `# husky` hook, `husky.sh`, `husky-run`). */
+const HUSKY4 = PACKAGE_HOOKS[0]!.launcher;
+/** cosmiconfig('husky')'s places after package.json's `husky` key (husky 1-4, src/getConf.ts; cosmiconfig 5 and 7). */
+const HUSKY_CONFIGS = [
+  '.huskyrc',
+  '.huskyrc.json',
+  '.huskyrc.yaml',
+  '.huskyrc.yml',
+  '.huskyrc.js',
+  '.huskyrc.cjs',
+  'husky.config.js',
+  'husky.config.cjs',
+];
+/** The git hooks husky 4 installs (src/installer/hooks.ts), and git's others a person may link to husky.sh. */
+const GIT_HOOKS = [
+  'applypatch-msg',
+  'pre-applypatch',
+  'post-applypatch',
+  'pre-commit',
+  'pre-merge-commit',
+  'prepare-commit-msg',
+  'commit-msg',
+  'post-commit',
+  'pre-rebase',
+  'post-checkout',
+  'post-merge',
+  'pre-push',
+  'pre-receive',
+  'update',
+  'proc-receive',
+  'post-receive',
+  'post-update',
+  'reference-transaction',
+  'push-to-checkout',
+  'pre-auto-gc',
+  'post-rewrite',
+  'sendemail-validate',
+  'post-index-change',
+];
+
+/**
+ * husky 1-4 (red team u, U3 and U3b): its runner takes a hook's command line from cosmiconfig('husky')
+ * — package.json's `husky` (packageHooks), else the first of `.huskyrc`, `.huskyrc.json`, … `husky.config.cjs`
+ * from the package's directory up — and, when none names the hook, husky < 1's `scripts.<hook without its
+ * first dash>` (`precommit`, `postcheckout`). Those files are protected (absent: undone when made; one made
+ * earlier in the search order would win) and the JSON/YAML ones' strings read as hook lines (the JavaScript
+ * ones are protected, not read); each fallback script is read as `npm run <name>`, so its key is watched
+ * (manifestBins.ts) and what it names protected. The package's directory: the work tree, or where a hook's
+ * `cd` (husky 4's `husky.local.sh`) leads, and the directories up to the work tree.
+ */
+function husky4(scripts: readonly string[], root: string, out: FrameworkRuns): void {
+  if (!scripts.some((s) => HUSKY4.test(s))) return;
+  const dirs = new Set<string>([root]);
+  for (const s of scripts)
+    for (const m of s.matchAll(/(?:^|[;&|]\s*)cd\s+(["']?)([^\s;&|"']+)\1/gm))
+      for (let d = path.resolve(root, m[2]!); d.startsWith(root + path.sep); d = path.dirname(d)) dirs.add(d);
+  for (const d of dirs) {
+    for (const name of HUSKY_CONFIGS) {
+      const file = path.join(d, name);
+      const body = text(file);
+      out.entries.push({ path: file, kind: 'file', ...(body === undefined ? { absentUndone: true } : {}) });
+      if (body === undefined || name.endsWith('js')) continue;
+      for (const command of [...jsonStrings(body), ...yamlLines(body)]) out.readings.push({ command, cwd: d });
+    }
+    for (const hook of GIT_HOOKS)
+      for (const name of new Set([hook.replace('-', ''), hook.replace(/-/g, '')]))
+        out.readings.push({ command: `npm run ${name}`, cwd: d });
+  }
+}
+
 /**
  * CaptainHook's hook (`vendor/bin/captainhook … --configuration=captainhook.json … hook:pre-commit`,
  * red team t, T20): its configuration is protected (absent: undone when made) and every string in it
@@ -418,6 +488,7 @@ export function hookFrameworkRuns(
   preCommit(scripts, root, out);
   lefthook(scripts, root, out);
   packageHooks(scripts, root, out);
+  husky4(scripts, root, out);
   captainHook(scripts, root, out);
   lintStaged([...readings, ...out.readings], root, out);
   return out;
