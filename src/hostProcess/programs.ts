@@ -273,7 +273,8 @@ export function personPath(): string | undefined {
 
 function executable(file: string): boolean {
   try {
-    if (!statSync(file).isFile()) return false;
+    // Absent on most PATH entries: no error built (issue 32: ~90 a sandboxed call).
+    if (!statSync(file, { throwIfNoEntry: false })?.isFile()) return false;
     accessSync(file, constants.X_OK);
     return true;
   } catch {
