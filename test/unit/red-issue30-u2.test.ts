@@ -4,7 +4,7 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { holeGate, redTeamUnit } from '../support/redTeamUnit';
+import { redTeamUnit } from '../support/redTeamUnit';
 import { hookCommit } from '../support/plantCommit';
 
 const red = redTeamUnit({
@@ -14,7 +14,6 @@ const red = redTeamUnit({
   bait: { ANTHROPIC_API_KEY: 'sk-ant-BAIT-U-api', ZEPHYR_LEDGER_SECRET: 'BAIT-U-ledger' },
 });
 const { marks, read, hookedProject, personGit, tool } = red;
-const hole = holeGate('R30U_HOLES');
 let skip: string | false = false;
 before(async () => (skip = await red.setUp()));
 
