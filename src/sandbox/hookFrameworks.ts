@@ -10,6 +10,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { regularText } from '../files/regularText';
 import type { ProtectedEntry } from './protect';
 
 /** One way a line of the person's hook may run: the command and the directory it runs from. */
@@ -22,15 +23,8 @@ type Entry = Omit<ProtectedEntry, 'existed'> & { existed?: boolean };
 
 const CONFIG_BYTES = 256 * 1024;
 
-function text(file: string): string | undefined {
-  try {
-    const st = fs.lstatSync(file);
-    if (!st.isFile() || st.size > CONFIG_BYTES) return undefined;
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
+/** A configuration file's text (no link followed, never a FIFO: files/regularText.ts). */
+const text = (file: string): string | undefined => regularText(file, CONFIG_BYTES);
 
 /** A YAML scalar as written (quotes taken off), roughly: enough to read it as a command line. */
 function scalar(v: string): string {
@@ -95,8 +89,8 @@ function jsonStrings(json: string): string[] {
 }
 
 /** A directory the framework reads: protected; absent, left writable and undone when a call makes it. */
-function absentUndone(out: FrameworkRuns, p: string, kind: 'dir'): void {
-  out.entries.push({ path: p, kind, ...(fs.existsSync(p) ? {} : { absentUndone: true }) });
+function absentUndone(out: Entry[], p: string, kind: 'dir'): void {
+  out.push({ path: p, kind, ...(fs.existsSync(p) ? {} : { absentUndone: true }) });
 }
 
 /** pre-commit's generated hook: `exec "$INSTALL_PYTHON" -mpre_commit hook-impl --config=<file> …`. */
@@ -142,7 +136,7 @@ function preCommitVenv(script: string, root: string, out: FrameworkRuns): void {
     }
     for (const lib of libs) {
       const site = path.join(venv, 'lib', lib, 'site-packages');
-      absentUndone(out, path.join(site, 'pre_commit'), 'dir');
+      absentUndone(out.entries, path.join(site, 'pre_commit'), 'dir');
       for (const name of ['sitecustomize.py', 'usercustomize.py'])
         out.entries.push({
           path: path.join(site, name),
@@ -166,15 +160,53 @@ const LEFTHOOK_CONFIGS = ['lefthook', '.lefthook', '.config/lefthook'].flatMap((
   ['', '-local'].flatMap((l) => ['yml', 'yaml', 'toml', 'json', 'jsonc'].map((x) => `${b}${l}.${x}`)),
 );
 
-function lefthook(scripts: readonly string[], root: string, out: FrameworkRuns): void {
+/**
+ * Where lefthook keeps the repositories of its `remotes:` (`remote:` before 1.0) in the git directory
+ * (`git rev-parse --git-path info`): `info/lefthook-remotes/<name>[-<ref>]` (1.2 and later), `info/remotes/<name>`
+ * before. It merges their configs into every run and pulls them with git there: writable by a command
+ * (`.git/info` is), they ran the agent's `run:` (round t's lead). Protected whole whenever lefthook runs
+ * (absent: undone when a command makes them): whether a config uses remotes is the config's own business
+ * (`extends:`), and the directory means nothing to anything else.
+ */
+const LEFTHOOK_REMOTES = ['lefthook-remotes', 'remotes'];
+/** Remote repositories and config files per remote read for their `run:` lines, at the most. */
+const MAX_REMOTES = 32;
+
+function lefthookRemotes(bodies: readonly string[], root: string, commonDir: string, out: FrameworkRuns): void {
+  const configs = new Set(['lefthook.yml']);
+  for (const b of bodies)
+    for (const v of [...yamlValues(b, 'configs'), ...yamlValues(b, 'config')])
+      for (const c of v.split(/\s+/)) if (c !== '' && !c.startsWith('-')) configs.add(c);
+  for (const name of LEFTHOOK_REMOTES) {
+    const dir = path.join(commonDir, 'info', name);
+    absentUndone(out.gitEntries, dir, 'dir');
+    let remotes: fs.Dirent[];
+    try {
+      remotes = fs.readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory());
+    } catch {
+      continue; // none yet
+    }
+    // Their `run:` lines run from the project's top, as the project's own config's do.
+    for (const r of remotes.slice(0, MAX_REMOTES))
+      for (const c of [...configs].slice(0, MAX_REMOTES)) {
+        const body = text(path.join(dir, r.name, c));
+        for (const run of body === undefined ? [] : yamlValues(body, 'run'))
+          out.readings.push({ command: run, cwd: root });
+      }
+  }
+}
+
+function lefthook(scripts: readonly string[], root: string, out: FrameworkRuns, commonDir?: string): void {
   if (!scripts.some((s) => LEFTHOOK.test(s))) return;
+  const bodies: string[] = [];
   // `source_dir` (`.lefthook/<hook>/<script>`) and `source_dir_local`: whole.
-  for (const d of ['.lefthook', '.lefthook-local']) absentUndone(out, path.join(root, d), 'dir');
+  for (const d of ['.lefthook', '.lefthook-local']) absentUndone(out.entries, path.join(root, d), 'dir');
   for (const name of LEFTHOOK_CONFIGS) {
     const file = path.join(root, name);
     const body = text(file);
     out.entries.push({ path: file, kind: 'file', ...(body === undefined ? { absentUndone: true } : {}) });
     if (body === undefined) continue;
+    bodies.push(body);
     // T16: a command's `root:` is where its `run:` runs (every run read from every root: over-approximate),
     // `templates:` values are put into `run:` lines (`{wrap} fmt`), `rc:` is sourced before each command.
     const cwds = [root, ...yamlValues(body, 'root').map((r) => path.resolve(root, r))].filter(
@@ -191,8 +223,9 @@ function lefthook(scripts: readonly string[], root: string, out: FrameworkRuns):
     }
     for (const ext of yamlValues(body, 'extends')) out.readings.push({ command: `true ${ext}`, cwd: root });
     for (const d of [...yamlValues(body, 'source_dir'), ...yamlValues(body, 'source_dir_local')])
-      absentUndone(out, path.resolve(root, d), 'dir');
+      absentUndone(out.entries, path.resolve(root, d), 'dir');
   }
+  if (commonDir !== undefined) lefthookRemotes(bodies, root, commonDir, out);
 }
 
 /** lefthook's `templates:` (a map under the top-level key, block or flow style): name → value. */
@@ -342,6 +375,8 @@ export const withTemplateValues = (line: string): string =>
 export interface FrameworkRuns {
   /** The framework's configuration files (and directories) to protect. */
   entries: Entry[];
+  /** Those in the repository's git directory (lefthook's remotes), which the caller keeps apart. */
+  gitEntries: Entry[];
   /** The command lines the configuration makes each commit run, read as a hook's lines. */
   readings: Reading[];
 }
@@ -349,16 +384,18 @@ export interface FrameworkRuns {
 /**
  * For the person's hook scripts (`scripts`, their texts) and what they run (`readings`: the hook's
  * lines, and the package.json scripts those run): the frameworks among them and what their
- * configuration in the working tree `root` makes each commit run.
+ * configuration in the working tree `root` (and the repository's common git directory `commonDir`)
+ * makes each commit run.
  */
 export function hookFrameworkRuns(
   scripts: readonly string[],
   readings: readonly Reading[],
   root: string,
+  commonDir?: string,
 ): FrameworkRuns {
-  const out: FrameworkRuns = { entries: [], readings: [] };
+  const out: FrameworkRuns = { entries: [], gitEntries: [], readings: [] };
   preCommit(scripts, root, out);
-  lefthook(scripts, root, out);
+  lefthook(scripts, root, out, commonDir);
   packageHooks(scripts, root, out);
   captainHook(scripts, root, out);
   lintStaged([...readings, ...out.readings], root, out);

@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { regularText } from '../files/regularText';
 import { parseGitConfig } from '../hostProcess/gitConfigText';
 import { hookControlFiles } from '../permissions/commandFiles';
 import type { HookedKeys } from './manifestBins';
@@ -16,15 +17,8 @@ import type { ProtectedEntry } from './protect';
 
 const MAX_CONFIG_BYTES = 1024 * 1024;
 
-function readConfig(file: string): string | undefined {
-  try {
-    const st = fs.lstatSync(file);
-    if (!st.isFile() || st.size > MAX_CONFIG_BYTES) return undefined;
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
+/** A config's (or a hook script's) text (no link followed, never a FIFO: files/regularText.ts). */
+const readConfig = (file: string): string | undefined => regularText(file, MAX_CONFIG_BYTES);
 
 const expand = (v: string, base: string) =>
   v === '~' || v.startsWith('~/') ? path.join(os.homedir(), v.slice(1)) : path.resolve(base, v);
@@ -102,6 +96,7 @@ function hookTargets(
   roots: readonly string[],
   inside: (p: string) => boolean,
   readings: Reading[],
+  git: { common: string; entries: Entry[] },
 ): Entry[] {
   const out: Entry[] = [];
   const real = (p: string) => {
@@ -141,8 +136,9 @@ function hookTargets(
     .filter((l) => !/^\s*#/.test(l))
     .flatMap((l) => hookLineReadings(l, root));
   // A hook framework's launcher: what its configuration makes each commit run (hookFrameworks.ts).
-  const framework = hookFrameworkRuns(scripts, [...lines, ...hookPackageRuns(lines, roots).lines], root);
+  const framework = hookFrameworkRuns(scripts, [...lines, ...hookPackageRuns(lines, roots).lines], root, git.common);
   out.push(...framework.entries.filter((e) => inside(e.path)));
+  git.entries.push(...framework.gitEntries.filter((e) => inside(e.path)));
   for (const r of [...lines, ...framework.readings]) {
     readings.push(r);
     // A framework's `node x.js` line: the package.json files node reads stay the agent's (their keys that
@@ -263,7 +259,10 @@ function scanRepositories(roots: readonly string[], readings: Reading[], repos: 
       if (!inGit(f)) out.push({ path: f, kind: 'file' });
     const hooks = hooksPath !== undefined ? expand(hooksPath, root) : path.join(common, 'hooks');
     if (hooksPath !== undefined && inside(hooks) && !inGit(hooks)) out.push({ path: hooks, kind: 'gitHooks' });
-    for (const e of hookTargets(hooks, root, roots, inside, readings)) if (!inGit(e.path)) out.push(e);
+    // What a hook framework keeps in the git directory itself (lefthook's remotes): kept as it is.
+    const git = { common, entries: [] as Entry[] };
+    for (const e of hookTargets(hooks, root, roots, inside, readings, git)) if (!inGit(e.path)) out.push(e);
+    out.push(...git.entries);
   }
   return out;
 }
