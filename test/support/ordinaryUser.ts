@@ -1,4 +1,4 @@
-// Runs a test support script (built, under dist/test/support) as an ordinary user: uid 65534 through
+// Runs a test support script (built, under dist/test/support; with `args`) as an ordinary user: uid 65534 through
 // setpriv when the suite runs as root (CI does: root ignores file modes, so an attack that takes
 // rights away from what it made is seen only this way), else as the current user. The script prints
 // one JSON line last; that line is returned, or the reason the row is skipped.
@@ -26,6 +26,7 @@ export interface OrdinaryUserReport<R> {
  */
 export async function runAsOrdinaryUser<R>(
   script: string,
+  args: readonly string[] = [],
 ): Promise<{ report: OrdinaryUserReport<R> } | { skip: string }> {
   const root = process.getuid?.() === 0;
   if (root && spawnSync('setpriv', ['--version']).status !== 0) {
@@ -50,7 +51,7 @@ export async function runAsOrdinaryUser<R>(
         skip: `uid ${NOBODY} cannot load the build here: ${reach.stderr.split('\n').find((l) => /Error/.test(l))}`,
       };
     const out = await new Promise<string>((resolve, reject) => {
-      const child = spawn(argv[0]!, argv.slice(1), { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(argv[0]!, [...argv.slice(1), ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -23,8 +23,18 @@ const writeLoose = (mark: string) =>
     'EOF',
   ].join('\n');
 
-/** Each attack: the command (`MARK` is the marker's path), then what the person does later in the project. */
-export const SCREEN_ATTACKS: Array<{ name: string; command: string; person: (proj: string, root: string) => void }> = [
+/**
+ * Each attack: the command (`MARK` is the marker's path), then what the person does later in the
+ * project; `setup` adds the person's own files to the project before its first commit.
+ */
+interface ScreenAttack {
+  name: string;
+  command: string;
+  person: (proj: string, root: string) => void;
+  setup?: (proj: string) => void;
+}
+
+export const SCREEN_ATTACKS: ScreenAttack[] = [
   {
     name: 'S4 objects: the loose object of the committed .githooks/pre-commit rewritten, its fan-out directory made 311',
     command: [
@@ -63,6 +73,41 @@ export const SCREEN_ATTACKS: Array<{ name: string; command: string; person: (pro
   },
 ];
 
+/**
+ * Red team u (test/unit/red-issue30-u.test.ts, U1's non-root side): P1's branch, with a recorded way
+ * directory's parent made unsearchable (000): linkedWays.ts cutLinkedWays' lstat of `packages/x`
+ * throws EACCES for the worker's own user (root passes; U1 makes it ENOTDIR).
+ */
+export const U_ATTACKS: ScreenAttack[] = [
+  {
+    name: 'U1 (EACCES): P1’s branch, with packages/ (holding a recorded way, packages/x) made 000',
+    setup: (proj) => {
+      fs.mkdirSync(path.join(proj, 'packages', 'x'), { recursive: true });
+      fs.writeFileSync(path.join(proj, 'packages', 'x', 'package.json'), '{"name":"x"}\n');
+    },
+    command: [
+      'set -e',
+      `b=$(printf '#!/bin/sh\\nenv > MARK\\n' | git hash-object -w --stdin)`,
+      'export GIT_INDEX_FILE=.git/agent-index',
+      'git read-tree HEAD',
+      'git update-index --add --cacheinfo 100755,$b,.githooks/pre-commit',
+      'c=$(GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x git commit-tree $(git write-tree) -p HEAD -m fix)',
+      'rm -f .git/agent-index',
+      'git update-ref refs/heads/fix $c',
+      'chmod 000 packages',
+    ].join('\n'),
+    person: (proj) => {
+      git(proj, 'checkout', '-q', 'fix');
+      fs.writeFileSync(path.join(proj, 'b.txt'), 'b\n');
+      git(proj, 'add', 'b.txt');
+      git(proj, 'commit', '-qm', 'person work');
+    },
+  },
+];
+
+/** The attack lists a run takes by its first argument (default: S4's). */
+const ATTACK_SETS: Record<string, ScreenAttack[]> = { s4: SCREEN_ATTACKS, u: U_ATTACKS };
+
 /** The person's own git (no global config, their environment with a secret); never throws. */
 function git(cwd: string, ...args: string[]): void {
   spawnSync('git', ['-c', 'user.email=p@example.com', '-c', 'user.name=p', ...args], {
@@ -74,10 +119,11 @@ function git(cwd: string, ...args: string[]): void {
 }
 
 /** The person's repository: a committed `.githooks/pre-commit`, `core.hooksPath = .githooks`. */
-function project(root: string): string {
+function project(root: string, setup?: (proj: string) => void): string {
   const proj = path.join(root, 'proj');
   fs.mkdirSync(path.join(proj, '.githooks'), { recursive: true });
   fs.writeFileSync(path.join(proj, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+  setup?.(proj);
   git(proj, 'init', '-q', '-b', 'main');
   git(proj, 'add', '-A');
   git(proj, 'commit', '-qm', 'init');
@@ -97,14 +143,19 @@ async function main(): Promise<void> {
     out.available = a.available;
     if ('reason' in a && typeof a.reason === 'string') out.reason = a.reason;
     if (a.available)
-      for (const attack of SCREEN_ATTACKS) {
+      for (const attack of ATTACK_SETS[process.argv[2] ?? 's4'] ?? []) {
         const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'da-screens-')));
         try {
           fs.mkdirSync(path.join(root, 'home'));
           process.env.HOME = path.join(root, 'home');
-          const proj = project(root);
+          const proj = project(root, attack.setup);
           const mark = path.join(root, 'mark');
-          const r = await bashIn(host, proj, attack.command.replaceAll('MARK', mark));
+          let r: { data: { exitCode: number; output: string } };
+          try {
+            r = await bashIn(host, proj, attack.command.replaceAll('MARK', mark));
+          } catch (err) {
+            r = { data: { exitCode: -1, output: `the call threw: ${(err as Error).message}` } };
+          }
           attack.person(proj, root);
           const ran = fs.existsSync(mark) && fs.readFileSync(mark, 'latin1').includes('BAIT-S4-person');
           out.results.push({ name: attack.name, exitCode: r.data.exitCode, ran, output: r.data.output.slice(0, 400) });
