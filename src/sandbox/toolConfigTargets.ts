@@ -23,6 +23,7 @@ import { hookControlFiles } from '../permissions/commandFiles';
 import { tomlKeys } from './configKeys';
 import { dotenvPathDirs, envrcNames, pathValueDirs, type NamedByConfig } from './envrcNames';
 import { fingerprint, type ProtectedEntry } from './protect';
+import { lstat } from './treeNames';
 
 const MAX_CONFIG_BYTES = 256 * 1024;
 
@@ -72,11 +73,11 @@ function configKind(file: string): { kind: Kind; root: string } | undefined {
   return undefined;
 }
 
-/** The control files of these kinds in `dir` now. */
+/** The control files of these kinds in `dir` now (never throws: a `.config` FILE holds none — red team u, U8). */
 function configsIn(dir: string): string[] {
   return ['.envrc', TOOL_VERSIONS, ...PYTHON_VERSION_FILES, ...MISE_CONFIGS]
     .map((n) => path.join(dir, n))
-    .filter((f) => fs.lstatSync(f, { throwIfNoEntry: false })?.isFile());
+    .filter((f) => lstat(f)?.isFile());
 }
 
 /** A request line of `.python-version` that is a path to a program (uv, rye), not a version. */
@@ -263,7 +264,7 @@ function controlFilesFor(roots: readonly string[], found: Iterable<string>): str
       for (const f of configsIn(d)) out.add(f);
       if (path.dirname(d) === d) break;
     }
-  for (const f of found) if (configKind(f) && fs.lstatSync(f, { throwIfNoEntry: false })?.isFile()) out.add(f);
+  for (const f of found) if (configKind(f) && lstat(f)?.isFile()) out.add(f);
   return [...out];
 }
 
@@ -279,7 +280,7 @@ function addPathDir(
 ): void {
   if (!inside(dir, roots) && !roots.includes(dir)) return;
   let real = dir;
-  if (fs.lstatSync(dir, { throwIfNoEntry: false })?.isSymbolicLink()) {
+  if (lstat(dir)?.isSymbolicLink()) {
     out.set(dir, { path: dir, kind: 'file' });
     try {
       real = fs.realpathSync(dir);

@@ -150,7 +150,7 @@ async function main(): Promise<void> {
           process.env.HOME = path.join(root, 'home');
           const proj = project(root, attack.setup);
           const mark = path.join(root, 'mark');
-          let r: { data: { exitCode: number; output: string } };
+          let r: { data: { exitCode: number | null; output: string } };
           try {
             r = await bashIn(host, proj, attack.command.replaceAll('MARK', mark));
           } catch (err) {

@@ -5,7 +5,7 @@
 //  - L2 mise `[tools] x = "path:./dir"` and `.tool-versions` `path:` versions: the named directory's bin;
 //  - L3 direnv `use nix <file>` / `use flake <dir>` with an argument;
 //  - L4 lstat-then-read: a FIFO swapped in between no longer holds the worker (files/regularText.ts);
-//  - L5 one after-call screen's throw no longer skips the others, and fails closed (afterCall.ts).
+//  - L5 one after-call screen's throw no longer skips the others (red-issue30-u U1), and fails closed (afterCall.ts).
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -14,7 +14,6 @@ import * as path from 'node:path';
 import { runScreens, uncheckedNote } from '../../src/sandbox/afterCall';
 import { sessionSandboxPlan } from '../../src/sandbox/sessionPlan';
 import { recordUnchecked } from '../../src/sandbox/uncheckedCalls';
-import { hookCommit } from '../support/plantCommit';
 import { redTeamUnit } from '../support/redTeamUnit';
 
 const red = redTeamUnit({
@@ -222,36 +221,10 @@ test('L3 (dontAsk): direnv `use nix ./ci/shell.nix` and `use flake ./nix` — th
     );
 });
 
-// L5: the screens after a call ran one after another with no try between them: a throw in one skipped
-// every later one (T13/T14's class). The first, cutLinkedWays (linkedWays.ts), lstat'ed each recorded way
-// directory with only ENOENT taken: a way directory whose parent the command made a FILE threw ENOTDIR
-// (`rm -rf web && touch web`, with `web/app/package.json` watched), the tool result was "Error calling
-// tool Bash: ENOTDIR", and P1's branch the same call made (a commit replacing the person's hook) stayed.
-// Failed before (the person's checkout of it and next commit ran the agent's hook) on main.
-test('L5 (dontAsk): a way directory’s parent made a file does not skip the checks after the call — P1’s branch is removed', async (t) => {
-  if (skip) return t.skip(skip);
-  const root = red.project((r) => {
-    plant(r, { 'web/app/package.json': '{"name":"app","scripts":{"build":"true"}}\n' });
-    red.exe(path.join(r, '.githooks', 'pre-commit'), '#!/bin/sh\nexit 0\n');
-    red.git(r, 'config', 'core.hooksPath', '.githooks');
-  });
-  const mark = path.join(red.marks, 'l5');
-  const out = await red.tool(root, 'dontAsk', 'Bash', {
-    command: [...hookCommit(mark), 'git update-ref refs/heads/fix "$c"', 'rm -rf web && touch web && echo done'].join(
-      '\n',
-    ),
-  });
-  t.diagnostic(`${out.status}: ${out.text.slice(0, 600)}`);
-  red.personGit(root, 'checkout', '-q', 'fix');
-  writeFileSync(path.join(root, 'src', 'app', 'b.txt'), 'b\n');
-  red.personGit(root, 'add', 'src');
-  red.personGit(root, 'commit', '-qm', 'person work');
-  assert.doesNotMatch(red.read(mark), /BAIT-U-person/, 'the person’s commit ran the agent’s hook');
-});
-
-// L5b: the fail-closed half. A screen that throws (L5's with main's linkedWays.ts: its note then says
-// "directories on the way (linkedWays): the check after this call could not run") no longer skips the
-// screens after it, and the session's next sandboxed command in those directories runs it again first:
+// L5 is red team u's U1 (red-issue30-u: `rm -rf packages && touch packages` under a watched
+// `packages/x/package.json`, P1's branch in the same call; it fails on main, and passes with main's
+// linkedWays.ts put back by afterCall.ts' try alone, the note naming the screen).
+// L5b: the fail-closed half. A screen that throws no longer skips the screens after it, and the session's next sandboxed command in those directories runs it again first:
 // while it still throws the command does not run (sessionSandboxPlan refuses), once it passes its notes
 // go with that command. In-process (the screens and the plan, no command).
 test('L5b: a screen that throws does not stop the later ones, and blocks the next command in its directories until it passes', async () => {

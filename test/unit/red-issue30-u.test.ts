@@ -49,7 +49,7 @@ const WAY_UNDER_FILE = process.env.U_CONTROL ? 'true' : 'rm -rf packages && touc
 // branch (a commit replacing the person's hook) stays; the person's checkout of it and next commit run it.
 test(
   'U1 (dontAsk): P1’s branch, with the parent of a recorded way directory made a file — the person’s checkout of it and next commit run nothing of the agent’s',
-  hole('U1: cutLinkedWays throws ENOTDIR on a way below a file; every later screen is skipped'),
+  {}, // closed (leadu): linkedWays.ts' lstat never throws, and afterCall.ts runs each screen in its own try
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project((r) => {
@@ -72,7 +72,7 @@ test(
 // swallows ENOTDIR alone still fails here.
 test(
   'U1c (dontAsk, an ordinary user): P1’s branch, with the directory holding a recorded way made 000 — the person’s checkout of it and next commit run nothing of the agent’s',
-  hole('U1c: cutLinkedWays throws EACCES on a way below a directory made 000'),
+  {}, // closed (leadu): linkedWays.ts' lstat never throws (EACCES too)
   async (t) => {
     const run = await runAsOrdinaryUser<{ name: string; exitCode: number; ran: boolean; output: string }>(
       path.join(__dirname, '..', 'support', 'ownerScreens.js'),
@@ -95,7 +95,7 @@ test(
 // repository: its ways are recorded, depth 3) stays when `packages/x` (depth 2) throws first.
 test(
   'U1b (dontAsk): T21’s .config link in a nested repository, with a shallower way’s parent made a file — no configuration of the agent’s is there after the call',
-  hole('U1b: cutLinkedWays stops at its first throw; the deeper links stay'),
+  {}, // closed (leadu): linkedWays.ts' lstat never throws, so the loop reaches the deeper ways
   async (t) => {
     if (skip) return t.skip(skip);
     const lib = path.join('libs', 'a');
@@ -396,7 +396,7 @@ test(
 // scan throws: each later tool call of every session in the project fails (toolSession.ts:102 too).
 test(
   'U8 (dontAsk): P1’s branch, with .config made a file — the person’s checkout of it and next commit run nothing of the agent’s',
-  hole('U8: toolConfigTargets throws ENOTDIR under a .config file; the check after the call stops there'),
+  {}, // closed (leadu): afterCall.ts runs each screen in its own try; toolConfigTargets.ts' lstat never throws
   async (t) => {
     if (skip) return t.skip(skip);
     const root = hookedProject();
@@ -412,7 +412,7 @@ test(
 
 test(
   'U8b (dontAsk): with .config made a file by one call, the session’s next tool call still runs',
-  hole('U8b: every scan and permission context of a project with a .config file throws'),
+  {}, // closed (leadu): toolConfigTargets.ts configsIn's lstat never throws (a .config FILE holds no config)
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();
