@@ -30,7 +30,14 @@ import { todoSnapshots, type TodoSnapshots } from './sequencerState';
 import { gitEntriesOf, protectedEntriesOf } from './treeWatch';
 import { detachHardLinks } from './hardLinks';
 import { withLinks } from './entryState';
-import { enclosingTrees, hookManifestKeys, repositoryConfigTargets } from './repoConfigTargets';
+import {
+  enclosingTrees,
+  gitDirOf,
+  hasOwnHooks,
+  hookManifestKeys,
+  isRepositoryDir,
+  repositoryConfigTargets,
+} from './repoConfigTargets';
 import { toolConfigTargets } from './toolConfigTargets';
 import { sessionTempDir, sessionTempRoot } from './sessionTemp';
 import type { SandboxSettings } from './settings';
@@ -342,11 +349,15 @@ export function protectionScan(p: Pick<Protection, 'roots' | 'extra' | 'gitRoots
 
 /** The person's repositories below the working directories whose configuration is read, at the most. */
 const MAX_NESTED_REPOSITORIES = 64;
+/** Recorded `.git` entries looked at for them, at the most (shallowest first). */
+const MAX_NESTED_CANDIDATES = 1_024;
 
 /**
  * The working directories, then the work trees of the repositories below them (each `.git` the tree
- * watches record), shallowest first, MAX_NESTED_REPOSITORIES at the most (red team t, T2: the hooks
- * of a person's repository in a folder of checkouts, or nested in a monorepo, were writable).
+ * watches record that is a repository), MAX_NESTED_REPOSITORIES at the most (red team t, T2: the hooks
+ * of a person's repository in a folder of checkouts, or nested in a monorepo, were writable): those
+ * with hooks of their own first (red team u, U9: empty `.git` directories a command made took every
+ * place), then the shallowest.
  */
 function repositoryTrees(roots: readonly string[], gitRoots: readonly string[]): string[] {
   const seen = new Set(roots);
@@ -359,8 +370,17 @@ function repositoryTrees(roots: readonly string[], gitRoots: readonly string[]):
       nested.push(tree);
     }
   const depth = (p: string) => p.split(path.sep).length;
-  nested.sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : 1));
-  return [...roots, ...nested.slice(0, MAX_NESTED_REPOSITORIES)];
+  const byDepth = (a: string, b: string) => depth(a) - depth(b) || (a < b ? -1 : 1);
+  const repos = nested
+    .sort(byDepth)
+    .slice(0, MAX_NESTED_CANDIDATES)
+    .filter((t) => {
+      const g = gitDirOf(t);
+      return g !== undefined && isRepositoryDir(g);
+    });
+  const hooked = new Set(repos.filter(hasOwnHooks));
+  repos.sort((a, b) => Number(hooked.has(b)) - Number(hooked.has(a)) || byDepth(a, b));
+  return [...roots, ...repos.slice(0, MAX_NESTED_REPOSITORIES)];
 }
 
 /** The git directories (not pointers) at the roots and below every writable root (the tree watches' record). */

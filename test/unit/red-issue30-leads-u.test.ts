@@ -280,3 +280,36 @@ test('L5b: a screen that throws does not stop the later ones, and blocks the nex
   );
   await plan(dir); // passed once: no longer asked
 });
+
+// U9b (red team u's U9 with repositories): 70 one level down, each a repository git's discovery takes
+// (HEAD, objects, refs), still do not push the person's own repository at `libs/a` out of the nested
+// scan's 64 places: a repository a command made has no hooks of its own after the check (its hooks
+// removed, its config reduced), the person's have, and come first (sessionPlan.ts repositoryTrees,
+// repoConfigTargets.ts hasOwnHooks). The deny list of the next command's plan, in-process (70 made by
+// a command cost seconds of checks on a loaded machine). Failed with the validity check alone (the
+// shallowest first): check.sh was not in the deny list.
+test('U9b: 70 repositories without hooks one level down — the script the hook of the person’s repository at libs/a runs is still denied', async () => {
+  const root = red.project((r) => {
+    const lib = path.join(r, 'libs', 'a');
+    red.exe(path.join(lib, 'check.sh'), '#!/bin/sh\nexit 0\n');
+    red.git(lib, 'init', '-q', '-b', 'main');
+    red.git(lib, 'add', '-A');
+    red.git(lib, 'commit', '-qm', 'lib');
+  });
+  red.exe(path.join(root, 'libs', 'a', '.git', 'hooks', 'pre-commit'), '#!/bin/sh\nsh check.sh\n');
+  for (let i = 1; i <= 70; i++) {
+    mkdirSync(path.join(root, `r${i}`, '.git', 'objects'), { recursive: true });
+    mkdirSync(path.join(root, `r${i}`, '.git', 'refs'), { recursive: true });
+    writeFileSync(path.join(root, `r${i}`, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+  }
+  const plan = await sessionSandboxPlan({
+    sessionId: 'u9b',
+    settings: undefined,
+    workingDirectories: [root],
+    who: 'Bash',
+  });
+  assert.ok(
+    plan.protection?.denyWrite.includes(path.join(root, 'libs', 'a', 'check.sh')),
+    'libs/a/check.sh is writable',
+  );
+});

@@ -316,7 +316,7 @@ test(
 // `scripts/check.sh`, which the person's hook runs, is the agent's again.
 test(
   'U6 (dontAsk, a session in a subdirectory of the repository): an empty .git directory there, then T18’s script — the person’s next commit runs nothing of the agent’s',
-  hole('U6: enclosingTrees skips a working directory with any .git entry, an empty one the command made too'),
+  {}, // closed (leadu): enclosingTrees looks above whatever .git the working directory holds (a repository only)
   async (t) => {
     if (skip) return t.skip(skip);
     const repo = project((r) => exe(path.join(r, 'packages', 'x', 'scripts', 'check.sh'), '#!/bin/sh\nexit 0\n'));
@@ -436,7 +436,7 @@ test(
 // script is read-only.
 test(
   'U9 (dontAsk): 70 empty .git directories, then the script the hook of the person’s repository at libs/a runs — the person’s next commit there runs nothing of the agent’s',
-  hole('U9: empty .git directories the command made fill repositoryTrees’ 64 places'),
+  {}, // closed (leadu): repositoryTrees counts repositories only, those with hooks of their own first
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project((r) => {
