@@ -131,6 +131,42 @@ test('L4: a FIFO swapped in between a reader’s check and its read does not hol
   assert.deepEqual(blocked, [], 'readers blocked on the FIFO (killed at the timeout)');
 });
 
+// L6 (red team u's lead: "regularText unbounded read"): a file empty when the reader checks it, filled
+// meanwhile as fast as a background task can (`yes >>`), was read to its end by `readFileSync(fd)`:
+// memory and time without a bound. In a fresh node the screens' reader (anchored.ts readRegularFile,
+// now files/regularText.ts) reads a file that is empty at its check (the descriptor's fstat made to say
+// so) and 8 MiB once opened: no text (more than its cap), and no more than the cap read. Failed before
+// (main's readRegularFile returned all 8 MiB).
+test('L6: a file that grows past the cap after the reader’s check is not read whole', () => {
+  const target = path.join(base, 'l6-state');
+  writeFileSync(target, '');
+  const script = `
+    const fs = require('node:fs');
+    const [target, mod] = process.argv.slice(1);
+    const open = fs.openSync;
+    let filled = false;
+    fs.openSync = function (p, ...rest) {
+      const fd = open.call(this, p, ...rest);
+      if (String(p) === target && !filled) {
+        filled = true;
+        fs.appendFileSync(target, Buffer.alloc(8 << 20, 121));
+      }
+      return fd;
+    };
+    const fstat = fs.fstatSync;
+    fs.fstatSync = function (...args) {
+      const st = fstat.apply(this, args);
+      return Object.assign(Object.create(Object.getPrototypeOf(st)), st, { size: 0 });
+    };
+    const got = require(mod).readRegularFile(target, 4096);
+    console.log(got === null ? 'null' : got === undefined ? 'undefined' : 'read ' + got.length);
+  `;
+  const mod = path.join(__dirname, '..', '..', 'src', 'sandbox', 'anchored');
+  const r = spawnSync(process.execPath, ['-e', script, target, mod], { encoding: 'utf8', timeout: 60_000 });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout.trim(), 'null', 'the reader read past its cap');
+});
+
 /** lefthook's own hook (1.x), the line that matters: `call_lefthook run "pre-commit" "$@"`. */
 const LEFTHOOK_HOOK = '#!/bin/sh\ncall_lefthook()\n{\n  lefthook "$@"\n}\ncall_lefthook run "pre-commit" "$@"\n';
 const REMOTE_RUN = (mark: string) => `pre-commit:\n  commands:\n    x:\n      run: env > ${mark}\n`;
