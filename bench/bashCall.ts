@@ -8,6 +8,8 @@
 //   npm run build && node dist/bench/bashCall.js [N] [--command 'true'] [--files F] [--release DIR]
 //     --files F: a typical project instead of one file: F tracked files in nested directories, a
 //       node_modules of F/2 untracked (ignored) files, a .husky/ and a package.json;
+//     --packed: the project's objects packed after its commit (a clone's repository: no loose
+//       objects for the object screen to look at, movedObjects.ts) instead of 1.1 loose per file;
 //     --release DIR: the same calls through a previous release's build (DIR/dist/src, e.g.
 //       ~/.cache/durable-agent/releases/<commit>), to compare in the same run;
 //   node --cpu-prof --cpu-prof-dir=/tmp/x dist/bench/bashCall.js …   (profile the worker's side).
@@ -75,6 +77,7 @@ const flag = (name: string): string | undefined => {
   return i >= 0 ? process.argv[i + 1] : undefined;
 };
 const FILES = Number(flag('--files') ?? 0);
+const PACKED = process.argv.includes('--packed');
 const RELEASE = flag('--release');
 const M: Modules = RELEASE ? releaseModules(RELEASE) : OURS;
 
@@ -122,6 +125,7 @@ function project(base: string): string {
   g('init', '-q', '-b', 'main');
   g('add', '.');
   g('commit', '-qm', 'init');
+  if (PACKED) g('repack', '-adq'); // -d: the loose objects now in the pack go (git prune-packed)
   return root;
 }
 
@@ -176,7 +180,7 @@ async function main(): Promise<void> {
     }
     const total = own.map((o, i) => o + kids[i]!);
     console.log(
-      `${RELEASE ? `build ${RELEASE}` : 'ours'}: Bash ${JSON.stringify(COMMAND)} x${N}${FILES ? ` (project of ${FILES} files)` : ''} (median per call): CPU ${median(total).toFixed(0)} ms = this process ${median(own).toFixed(0)} ms + children ${median(kids).toFixed(0)} ms; wall ${median(wall)} ms; load average ${load0} → ${loadavg()[0]!.toFixed(1)}`,
+      `${RELEASE ? `build ${RELEASE}` : 'ours'}: Bash ${JSON.stringify(COMMAND)} x${N}${FILES ? ` (project of ${FILES} files${PACKED ? ', packed' : ''})` : ''} (median per call): CPU ${median(total).toFixed(0)} ms = this process ${median(own).toFixed(0)} ms + children ${median(kids).toFixed(0)} ms; wall ${median(wall)} ms; load average ${load0} → ${loadavg()[0]!.toFixed(1)}`,
     );
   } finally {
     await host.close();

@@ -3,14 +3,14 @@
 import { hostname, userInfo } from 'node:os';
 import { InvalidArgumentError, type Command } from 'commander';
 import type { Client } from '@temporalio/client';
-import { connectClient, loadConnectionConfig, type ConnectionOverrides } from '../temporal/service/connection';
+import type { ConnectionOverrides } from '../temporal/service/connection';
 import { defaultDevDb } from '../stores/dataHome';
 import { DurableAgentError } from '../core/errors';
-import { isWorkflowNotFound } from '../temporal/service/errors';
-import { followSession } from './follow';
-import { watchForWorker } from './workerCheck';
-import { SessionNotFoundError, runningSession, sessionHandle } from '../temporal/client';
 import { terminalSafe } from './terminalText';
+
+// The Temporal client and what follows a session are loaded by the commands that talk to a server,
+// when they do (issue 32: `--help`, a usage error and `dev`'s checks no longer load them; every
+// command module imports this one).
 
 export class UsageError extends DurableAgentError {
   constructor(message: string) {
@@ -77,6 +77,7 @@ export function addServerOptions(cmd: Command): Command {
 }
 
 export async function withClient<T>(o: ConnOpts, fn: (client: Client) => Promise<T>): Promise<T> {
+  const { connectClient, loadConnectionConfig } = await import('../temporal/service/connection');
   const { connection, client } = await connectClient(loadConnectionConfig(connectionOverrides(o)));
   try {
     return await fn(client);
@@ -87,6 +88,8 @@ export async function withClient<T>(o: ConnOpts, fn: (client: Client) => Promise
 
 /** Throws SessionNotFoundError unless the session's workflow exists. */
 export async function sessionExists(client: Client, id: string): Promise<void> {
+  const { SessionNotFoundError, sessionHandle } = await import('../temporal/client');
+  const { isWorkflowNotFound } = await import('../temporal/service/errors');
   try {
     await sessionHandle(client, id).describe();
   } catch (err) {
@@ -141,6 +144,9 @@ export function waitForSignal(): Promise<void> {
 
 /** Follows the session until it ends ('ended') or the user detaches ('detached'); sets the exit code. */
 export async function followAndExit(client: Client, id: string, o: ConnOpts): Promise<'ended' | 'detached'> {
+  const { followSession } = await import('./follow');
+  const { watchForWorker } = await import('./workerCheck');
+  const { runningSession } = await import('../temporal/client');
   const detach = waitForSignal();
   // Without a worker on the session's task queue it would wait silently: say so, once.
   const watch = watchForWorker(client, () =>

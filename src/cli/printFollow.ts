@@ -137,7 +137,7 @@ class Printer {
     try {
       const { TranscriptStore } = await import('../stores/messageStore');
       const { configuredBlobStore } = await import('../stores/configured');
-      const { defaultStoreDir } = await import('../runtime/callDeps');
+      const { defaultStoreDir } = await import('../stores/dataHome');
       const store = new TranscriptStore(configuredBlobStore({ storeDir: this.o.storeDir ?? defaultStoreDir() }));
       this.messages = await store.load(head);
       this.head = head;

@@ -354,7 +354,7 @@ export function runHostProcess(spec: HostProcessSpec, opts: HostRunOptions = {})
 /** The synchronous form, for the few start-up probes that cannot wait (a version check, a config read). */
 export function runHostProcessSync(
   spec: HostProcessSpec,
-  opts: { timeoutMs?: number; maxBuffer?: number } = {},
+  opts: { timeoutMs?: number; maxBuffer?: number; input?: string } = {},
 ): HostRunResult {
   const { cwd, env, program } = prepared(spec);
   const r = spawnSync(program, [...(spec.args ?? [])], {
@@ -364,7 +364,8 @@ export function runHostProcessSync(
     encoding: 'utf8',
     timeout: opts.timeoutMs ?? 10_000,
     ...(opts.maxBuffer ? { maxBuffer: opts.maxBuffer } : {}),
-    stdio: ['ignore', 'pipe', 'pipe'],
+    ...(opts.input === undefined ? {} : { input: opts.input }),
+    stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
   });
   return {
     code: r.status,

@@ -16,7 +16,7 @@ import type { HooksConfig } from '../hooks';
 import { ExecutionLedger } from '../stores/executionLedger';
 import { configuredBlobStore } from '../stores/configured';
 import { baseBlobStore } from '../stores/encryptedBlobStore';
-import { durableAgentHome, localStoresRoot } from '../stores/dataHome';
+import { defaultStoreDir, durableAgentHome, localStoresRoot } from '../stores/dataHome';
 import { programCacheRoot } from '../hostProcess/programs';
 import { LocalBlobStore, TranscriptStore, type BlobStore } from '../stores/messageStore';
 import { SharedResultStore } from '../stores/sharedResultStore';
@@ -74,10 +74,8 @@ export interface AgentDepsOptions {
   sandboxHost?: SandboxHost;
 }
 
-/** Where transcripts, the execution ledger and large results live: shared by every command on a machine. */
-export function defaultStoreDir(): string {
-  return resolve(process.env.DURABLE_AGENT_STORE_DIR ?? join(durableAgentHome(), 'store'));
-}
+/** Where transcripts, the execution ledger and large results live (src/stores/dataHome.ts). */
+export { defaultStoreDir };
 
 /**
  * What sandboxed Bash must never read or write on this worker: its store (every session's

@@ -25,7 +25,7 @@ const under = (p: string, d: string) => p === d || p.startsWith(d.endsWith(path.
 
 function lstat(p: string): fs.Stats | undefined {
   try {
-    return fs.lstatSync(p);
+    return fs.lstatSync(p, { throwIfNoEntry: false }); // absent: no error built (issue 32: hundreds a call)
   } catch {
     return undefined;
   }

@@ -201,31 +201,81 @@ function lefthook(scripts: readonly string[], root: string, out: FrameworkRuns, 
   const bodies: string[] = [];
   // `source_dir` (`.lefthook/<hook>/<script>`) and `source_dir_local`: whole.
   for (const d of ['.lefthook', '.lefthook-local']) absentUndone(out.entries, path.join(root, d), 'dir');
-  for (const name of LEFTHOOK_CONFIGS) {
-    const file = path.join(root, name);
-    const body = text(file);
-    out.entries.push({ path: file, kind: 'file', ...(body === undefined ? { absentUndone: true } : {}) });
-    if (body === undefined) continue;
-    bodies.push(body);
-    // T16: a command's `root:` is where its `run:` runs (every run read from every root: over-approximate),
-    // `templates:` values are put into `run:` lines (`{wrap} fmt`), `rc:` is sourced before each command.
-    const cwds = [root, ...yamlValues(body, 'root').map((r) => path.resolve(root, r))].filter(
-      (d) => d === root || d.startsWith(root + path.sep),
-    );
-    const templates = lefthookTemplates(body);
-    for (const run of yamlValues(body, 'run'))
-      for (const cwd of new Set(cwds)) out.readings.push({ command: withLefthookTemplates(run, templates), cwd });
-    for (const v of templates.values()) out.readings.push({ command: v, cwd: root });
-    for (const rc of yamlValues(body, 'rc')) {
-      const file = path.resolve(root, rc.replace(/^~(?=\/|$)/, os.homedir()));
-      out.entries.push({ path: file, kind: 'file', ...(fs.existsSync(file) ? {} : { absentUndone: true }) });
-      out.readings.push({ command: `sh ${file}`, cwd: root });
-    }
-    for (const ext of yamlValues(body, 'extends')) out.readings.push({ command: `true ${ext}`, cwd: root });
-    for (const d of [...yamlValues(body, 'source_dir'), ...yamlValues(body, 'source_dir_local')])
-      absentUndone(out.entries, path.resolve(root, d), 'dir');
-  }
+  const seen = new Set<string>();
+  for (const name of LEFTHOOK_CONFIGS) lefthookConfig(path.join(root, name), root, out, seen, bodies);
   if (commonDir !== undefined) lefthookRemotes(bodies, root, commonDir, out);
+}
+
+/** Configuration files lefthook's `extends:` chains read at most (U7: they are read like the main one). */
+const MAX_LEFTHOOK_FILES = 32;
+
+/**
+ * One lefthook configuration file: protected (absent: undone when made), its `run:` lines read, and
+ * the files its `extends:` names read the same way (red team u, U7: an extended file was protected
+ * but never read, so the scripts its `run:` lines run were the agent's to rewrite).
+ */
+function lefthookConfig(file: string, root: string, out: FrameworkRuns, seen: Set<string>, bodies: string[]): void {
+  if (seen.has(file) || seen.size >= MAX_LEFTHOOK_FILES) return;
+  seen.add(file);
+  const body = text(file);
+  out.entries.push({ path: file, kind: 'file', ...(body === undefined ? { absentUndone: true } : {}) });
+  if (body === undefined) return;
+  bodies.push(body);
+  // T16: a command's `root:` is where its `run:` runs (every run read from every root: over-approximate),
+  // `templates:` values are put into `run:` lines (`{wrap} fmt`), `rc:` is sourced before each command.
+  const cwds = [root, ...yamlValues(body, 'root').map((r) => path.resolve(root, r))].filter(
+    (d) => d === root || d.startsWith(root + path.sep),
+  );
+  const templates = lefthookTemplates(body);
+  for (const run of yamlValues(body, 'run'))
+    for (const cwd of new Set(cwds)) out.readings.push({ command: withLefthookTemplates(run, templates), cwd });
+  for (const v of templates.values()) out.readings.push({ command: v, cwd: root });
+  // A `scripts:`/`jobs:` entry's `runner:` is the command its script is handed to (`node tools/wrap.js`).
+  for (const runner of yamlValues(body, 'runner')) out.readings.push({ command: runner, cwd: root });
+  for (const rc of yamlValues(body, 'rc')) {
+    const f = path.resolve(root, rc.replace(/^~(?=\/|$)/, os.homedir()));
+    out.entries.push({ path: f, kind: 'file', ...(fs.existsSync(f) ? {} : { absentUndone: true }) });
+    out.readings.push({ command: `sh ${f}`, cwd: root });
+  }
+  for (const ext of yamlValues(body, 'extends')
+    .flatMap((v) => v.split(/\s+/))
+    .filter(Boolean)) {
+    out.readings.push({ command: `true ${ext}`, cwd: root });
+    for (const f of globFiles(path.resolve(root, ext.replace(/^~(?=\/|$)/, os.homedir()))))
+      lefthookConfig(f, root, out, seen, bodies);
+  }
+  for (const d of [...yamlValues(body, 'source_dir'), ...yamlValues(body, 'source_dir_local')])
+    absentUndone(out.entries, path.resolve(root, d), 'dir');
+}
+
+/** The files a path with `*`, `?` or `[…]` components names now (itself when it has none); bounded. */
+function globFiles(pattern: string): string[] {
+  if (!/[*?[]/.test(pattern)) return [pattern];
+  let at = [path.parse(pattern).root];
+  for (const part of pattern.split(path.sep).filter(Boolean)) {
+    if (!/[*?[]/.test(part)) {
+      at = at.map((d) => path.join(d, part));
+      continue;
+    }
+    const re = new RegExp(
+      `^${part
+        .replace(/[.+^${}()|\\]/g, '\\$&')
+        .replace(/\*/g, '[^/]*')
+        .replace(/\?/g, '[^/]')}$`,
+    );
+    at = at.flatMap((d) => {
+      try {
+        return fs
+          .readdirSync(d)
+          .filter((n) => re.test(n) && !n.startsWith('.'))
+          .map((n) => path.join(d, n));
+      } catch {
+        return [];
+      }
+    });
+    at = at.slice(0, MAX_LEFTHOOK_FILES);
+  }
+  return at;
 }
 
 /** lefthook's `templates:` (a map under the top-level key, block or flow style): name → value. */
@@ -278,6 +328,76 @@ function packageHooks(scripts: readonly string[], root: string, out: FrameworkRu
     }
 }
 
+/** husky 1-4's launcher (its `# husky` hook, `husky.sh`, `husky-run`). */
+const HUSKY4 = PACKAGE_HOOKS[0]!.launcher;
+/** cosmiconfig('husky')'s places after package.json's `husky` key (husky 1-4, src/getConf.ts; cosmiconfig 5 and 7). */
+const HUSKY_CONFIGS = [
+  '.huskyrc',
+  '.huskyrc.json',
+  '.huskyrc.yaml',
+  '.huskyrc.yml',
+  '.huskyrc.js',
+  '.huskyrc.cjs',
+  'husky.config.js',
+  'husky.config.cjs',
+];
+/** The git hooks husky 4 installs (src/installer/hooks.ts), and git's others a person may link to husky.sh. */
+const GIT_HOOKS = [
+  'applypatch-msg',
+  'pre-applypatch',
+  'post-applypatch',
+  'pre-commit',
+  'pre-merge-commit',
+  'prepare-commit-msg',
+  'commit-msg',
+  'post-commit',
+  'pre-rebase',
+  'post-checkout',
+  'post-merge',
+  'pre-push',
+  'pre-receive',
+  'update',
+  'proc-receive',
+  'post-receive',
+  'post-update',
+  'reference-transaction',
+  'push-to-checkout',
+  'pre-auto-gc',
+  'post-rewrite',
+  'sendemail-validate',
+  'post-index-change',
+];
+
+/**
+ * husky 1-4 (red team u, U3 and U3b): its runner takes a hook's command line from cosmiconfig('husky')
+ * — package.json's `husky` (packageHooks), else the first of `.huskyrc`, `.huskyrc.json`, … `husky.config.cjs`
+ * from the package's directory up — and, when none names the hook, husky < 1's `scripts.<hook without its
+ * first dash>` (`precommit`, `postcheckout`). Those files are protected (absent: undone when made; one made
+ * earlier in the search order would win) and the JSON/YAML ones' strings read as hook lines (the JavaScript
+ * ones are protected, not read); each fallback script is read as `npm run <name>`, so its key is watched
+ * (manifestBins.ts) and what it names protected. The package's directory: the work tree, or where a hook's
+ * `cd` (husky 4's `husky.local.sh`) leads, and the directories up to the work tree.
+ */
+function husky4(scripts: readonly string[], root: string, out: FrameworkRuns): void {
+  if (!scripts.some((s) => HUSKY4.test(s))) return;
+  const dirs = new Set<string>([root]);
+  for (const s of scripts)
+    for (const m of s.matchAll(/(?:^|[;&|]\s*)cd\s+(["']?)([^\s;&|"']+)\1/gm))
+      for (let d = path.resolve(root, m[2]!); d.startsWith(root + path.sep); d = path.dirname(d)) dirs.add(d);
+  for (const d of dirs) {
+    for (const name of HUSKY_CONFIGS) {
+      const file = path.join(d, name);
+      const body = text(file);
+      out.entries.push({ path: file, kind: 'file', ...(body === undefined ? { absentUndone: true } : {}) });
+      if (body === undefined || name.endsWith('js')) continue;
+      for (const command of [...jsonStrings(body), ...yamlLines(body)]) out.readings.push({ command, cwd: d });
+    }
+    for (const hook of GIT_HOOKS)
+      for (const name of new Set([hook.replace('-', ''), hook.replace(/-/g, '')]))
+        out.readings.push({ command: `npm run ${name}`, cwd: d });
+  }
+}
+
 /**
  * CaptainHook's hook (`vendor/bin/captainhook … --configuration=captainhook.json … hook:pre-commit`,
  * red team t, T20): its configuration is protected (absent: undone when made) and every string in it
@@ -290,11 +410,19 @@ function captainHook(scripts: readonly string[], root: string, out: FrameworkRun
     configs.add('captainhook.json');
     for (const m of s.matchAll(/--configuration[= ]["']?([^\s"')]+)/g)) configs.add(m[1]!);
   }
-  for (const c of configs) {
-    const file = path.resolve(root, c);
+  const queue = [...configs].map((c) => path.resolve(root, c));
+  // `config.includes` (U7b): each included configuration's actions run like the main one's; read alike.
+  for (let i = 0; i < queue.length && i < MAX_LEFTHOOK_FILES; i++) {
+    const file = queue[i]!;
     const body = text(file);
     out.entries.push({ path: file, kind: 'file', ...(body === undefined ? { absentUndone: true } : {}) });
     for (const command of jsonStrings(body ?? 'null')) out.readings.push({ command, cwd: root });
+    const config = jsonKey(body ?? 'null', 'config');
+    const includes = config && typeof config === 'object' ? (config as Record<string, unknown>)['includes'] : undefined;
+    for (const inc of jsonStrings(JSON.stringify(includes ?? null))) {
+      const f = path.resolve(path.dirname(file), inc);
+      if (!queue.includes(f)) queue.push(f);
+    }
   }
 }
 
@@ -397,6 +525,7 @@ export function hookFrameworkRuns(
   preCommit(scripts, root, out);
   lefthook(scripts, root, out, commonDir);
   packageHooks(scripts, root, out);
+  husky4(scripts, root, out);
   captainHook(scripts, root, out);
   lintStaged([...readings, ...out.readings], root, out);
   return out;

@@ -191,20 +191,27 @@ interface Pass {
   checked: number;
 }
 
-/** The loose objects of one `objects/xx` directory the command wrote: listed for hashLoose. */
-function screenFanout(dir: string, fan: string, pass: Pass, whole: boolean): void {
+/** lstat's options in the loops over thousands of objects (one object, not one a file). */
+const NO_THROW = { throwIfNoEntry: false } as const;
+
+/**
+ * The loose objects of one `objects/xx` directory the command wrote: listed for hashLoose. `dirSt`:
+ * the directory's lstat screenObjects took just before (a directory, no link): its stamp for the
+ * kept listing, its identity for `whole` (issue 32: two more stats of each of 256 directories a call).
+ */
+function screenFanout(dir: string, dirSt: fs.Stats, fan: string, pass: Pass, whole: boolean): void {
   let entries: readonly fs.Dirent[];
   try {
-    entries = fanoutListings.of(dir);
+    entries = fanoutListings.of(dir, dirSt);
   } catch {
     // Not listable even by its owner: what the command wrote there cannot be told apart (S4).
-    const st = fs.lstatSync(dir, { throwIfNoEntry: false });
+    const st = fs.lstatSync(dir, NO_THROW);
     if (st && (whole || fresh(st, pass.since))) pass.bad.push(dir);
     return;
   }
   for (const e of entries) {
     const p = `${dir}/${e.name}`; // path.join's own work on each of thousands (dir is normalized: screenObjects)
-    const st = fs.lstatSync(p, { throwIfNoEntry: false });
+    const st = fs.lstatSync(p, NO_THROW);
     if (!st || (!whole && !fresh(st, pass.since))) continue;
     if (!LOOSE.test(e.name)) {
       // git's own temporary objects (`tmp_obj_*`) are renamed into place: a leftover is not read by id.
@@ -323,13 +330,15 @@ async function screenObjects(
 ): Promise<void> {
   for (const e of readdir(objects)) {
     const p = path.join(objects, e.name);
-    const st = fs.lstatSync(p, { throwIfNoEntry: false });
+    const st = fs.lstatSync(p, NO_THROW);
     if (!st) continue;
     // A link in `objects` the command made: removed (git would follow it to files of any time).
     if (st.isSymbolicLink() && (all || fresh(st, pass.since))) pass.bad.push(p);
     else if (!st.isDirectory()) {
       if (/^[0-9a-f]{2}$/.test(e.name) && (all || fresh(st, pass.since))) pass.bad.push(p);
-    } else if (/^[0-9a-f]{2}$/.test(e.name)) screenFanout(p, e.name, pass, all || moved(snap, p));
+    } else if (/^[0-9a-f]{2}$/.test(e.name))
+      // A directory, no link (above): its lstat is its stat (identity's), taken once for both uses.
+      screenFanout(p, st, e.name, pass, all || snap.dirs.get(p) !== `${st.dev}:${st.ino}`);
     else if (e.name === 'pack') await screenPacks(gitDir, p, pass, all || moved(snap, p));
     else if (e.name === 'info') await screenGraphs(gitDir, p, pass, all || moved(snap, p));
   }

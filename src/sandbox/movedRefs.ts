@@ -20,13 +20,12 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { runHostProcessSync } from '../hostProcess/door';
-import { GIT_GUARD_ENV } from '../hostProcess/git';
 import { changedLogs, dropLogLines, undoLogsLink } from './movedLogs';
 import { commonDirOf, repositoryConfigTargets, submoduleGitDirs, workTreeOf } from './repoConfigTargets';
 import { toolConfigTargets } from './toolConfigTargets';
 import { readRefFile, readRefState, refNames, resolveName, sameRefFile, type RefFile, type RefState } from './refFiles';
 import { DirectoryMoved, inAnchoredDirectory, removeAnchored } from './anchored';
+import { rangeChangesHooks, screenGit } from './refRange';
 
 /** Each repository's refs when a command started, by git directory. */
 export type RefSnapshots = Map<string, RefState>;
@@ -59,18 +58,7 @@ export function refSnapshots(roots: readonly string[]): RefSnapshots {
   return out;
 }
 
-function git(gitDir: string, args: readonly string[]) {
-  return runHostProcessSync(
-    {
-      purpose: 'git',
-      command: 'git',
-      args: [`--git-dir=${gitDir}`, '-c', 'core.hooksPath=/dev/null', ...args],
-      cwd: '/',
-      env: { ...GIT_GUARD_ENV, HOME: '/nonexistent', GIT_NO_LAZY_FETCH: '1', GIT_NO_REPLACE_OBJECTS: '1' },
-    },
-    { timeoutMs: 10_000, maxBuffer: 256 << 20 },
-  );
-}
+const git = screenGit;
 
 /** Does a listing hold a directory below its top with a `HEAD` and what git runs beside it? */
 function listingCarries(paths: readonly string[]): boolean {
@@ -210,11 +198,24 @@ function movedNames(was: RefState, now: RefState): Moved[] {
   return out;
 }
 
+/** Every object the refs led to in `was`: the commits the person had before the command. */
+function oldOids(was: RefState): Set<string> {
+  return new Set(refNames(was).flatMap((n) => resolveName(was, n).oids));
+}
+
 /** Which of `moved` must be put back, and why (one reason for all when the bound is passed). */
-function judge(gitDir: string, moved: readonly Moved[], truncated: boolean, base?: string): Map<Moved, string> {
+function judge(
+  gitDir: string,
+  moved: readonly Moved[],
+  truncated: boolean,
+  olds: ReadonlySet<string>,
+  base?: string,
+): Map<Moved, string> {
   const out = new Map<Moved, string>();
   const hooks =
     'named a commit that changes the repository’s hooks or a file they run (the person’s checkout or merge of it would run it)';
+  const hooksOnTheWay =
+    'named a commit with a parent, not on any ref before, that changes the repository’s hooks or a file they run (the person’s rebase or cherry-pick of it would run it)';
   let specs: string[] | undefined;
   const carry =
     'named a commit carrying a git directory (a HEAD below the top with its config or hooks: the person’s checkout of it would run its config)';
@@ -233,6 +234,8 @@ function judge(gitDir: string, moved: readonly Moved[], truncated: boolean, base
     else if (Date.now() - started > BUDGET_MS) out.set(m, 'could not be screened in time');
     else if (m.fresh.some((o) => carriesGitDirectory(gitDir, o))) out.set(m, carry);
     else if (m.fresh.some((o) => carriesHooks(gitDir, o, base, (specs ??= hookPathspecs(gitDir))))) out.set(m, hooks);
+    else if (m.fresh.some((o) => rangeChangesHooks(gitDir, o, olds, (specs ??= hookPathspecs(gitDir)))))
+      out.set(m, hooksOnTheWay);
   }
   return out;
 }
@@ -466,7 +469,7 @@ export function undoCarriedRefs(before: RefSnapshots, rel: (p: string) => string
     const moved = movedNames(was, now);
     const base = resolveName(was, 'HEAD').oids[0];
     const verdicts =
-      moved.length === 0 && !truncated ? new Map<Moved, string>() : judge(gitDir, moved, truncated, base);
+      moved.length === 0 && !truncated ? new Map<Moved, string>() : judge(gitDir, moved, truncated, oldOids(was), base);
     const done = new Map<string, boolean>();
     for (const [m, why] of verdicts) {
       let ok = true;

@@ -61,6 +61,8 @@ const under = (p: string, dir: string): boolean =>
 const strictlyUnder = (p: string, dir: string): boolean => p !== dir && under(p, dir);
 
 function realOrUndefined(p: string): string | undefined {
+  // What lstat cannot reach realpath cannot resolve: most denied paths are absent (no error built).
+  if (!lstat(p)) return undefined;
   try {
     return fs.realpathSync.native(p);
   } catch {
@@ -70,7 +72,7 @@ function realOrUndefined(p: string): string | undefined {
 
 function lstat(p: string): fs.Stats | undefined {
   try {
-    return fs.lstatSync(p);
+    return fs.lstatSync(p, { throwIfNoEntry: false }); // absent: no error built (issue 32: hundreds a call)
   } catch {
     return undefined;
   }

@@ -93,6 +93,27 @@ export function touchesHooks(names: readonly string[], specs: readonly string[])
   return false;
 }
 
+/** Transfer encodings that leave the body as it is written. */
+const PLAIN_ENCODINGS = new Set(['', '7bit', '8bit', 'binary']);
+
+/**
+ * Does a `Content-Transfer-Encoding` header anywhere in the patch (the mail's, or a MIME part's; folded
+ * lines joined) name anything but a plain encoding? git's mailinfo decodes a body whose value merely
+ * CONTAINS base64 or quoted-printable (`x-base64`, an RFC 2047 `=?utf-8?q?base64?=`): a value that is not
+ * plain is refused, never read as text (red team u, U4).
+ */
+export function encodedBody(text: string): boolean {
+  const lines = text.split('\n').map((l) => l.replace(/\r$/, ''));
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^content-transfer-encoding[ \t]*:(.*)$/i.exec(lines[i]!);
+    if (!m) continue;
+    let value = m[1]!;
+    while (i + 1 < lines.length && /^[ \t]/.test(lines[i + 1]!)) value += ` ${lines[++i]!}`;
+    if (!PLAIN_ENCODINGS.has(value.trim().toLowerCase())) return true;
+  }
+  return false;
+}
+
 /** Why a patch file the command wrote is refused; undefined when it touches nothing of the hooks. */
 function patchVerdict(p: string, specs: readonly string[]): string | undefined {
   const text = readRegularFile(p, MAX_PATCH);
@@ -100,7 +121,7 @@ function patchVerdict(p: string, specs: readonly string[]): string | undefined {
   if (text === null) return 'is no regular file (or too big to read)';
   if (path.basename(p) === 'apply-opt')
     return /--directory/.test(text) ? 'moves the paths the patches touch (--directory)' : undefined;
-  if (/^content-transfer-encoding:\s*(base64|quoted-printable)/im.test(text)) return 'is encoded (not read)';
+  if (encodedBody(text)) return 'is encoded (not read)';
   return touchesHooks(patchNames(text), specs)
     ? 'changes the repository’s hooks or carries a git directory'
     : undefined;

@@ -44,10 +44,11 @@ export class StampedListings<T> {
 
   /**
    * `derive` of `dir`'s entries (readdirOwned: one made unreadable is given back to its owner first;
-   * throws as it does), from the last read while `dir`'s stamp is the same.
+   * throws as it does), from the last read while `dir`'s stamp is the same. `taken`: `dir`'s lstat
+   * the caller took just now, before anything of it was read (its stamp is the listing's).
    */
-  of(dir: string): T {
-    const st = fs.lstatSync(dir, { throwIfNoEntry: false });
+  of(dir: string, taken?: fs.Stats): T {
+    const st = taken ?? fs.lstatSync(dir, { throwIfNoEntry: false });
     const hit = this.kept.get(dir);
     this.kept.delete(dir); // kept again below, most recently used last
     if (!st?.isDirectory()) return this.derive(dir, readdirOwned(dir));

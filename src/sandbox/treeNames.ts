@@ -79,7 +79,7 @@ export function looksLikeGitDirectory(dir: string): boolean {
 
 export function lstat(p: string): fs.Stats | undefined {
   try {
-    return fs.lstatSync(p);
+    return fs.lstatSync(p, { throwIfNoEntry: false }); // absent: no error built (issue 32: hundreds a call)
   } catch {
     return undefined;
   }

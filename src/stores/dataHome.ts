@@ -8,6 +8,15 @@ export function durableAgentHome(env: Readonly<Record<string, string | undefined
   return resolve(env.DURABLE_AGENT_HOME ?? join(homedir(), '.durable-agent'));
 }
 
+/**
+ * Where transcripts, the execution ledger and large results live: shared by every command on a
+ * machine (`$DURABLE_AGENT_STORE_DIR`, else `<data home>/store`). Here, not beside the worker's
+ * dependencies, so that the CLI reads a store without loading the runtime (issue 32).
+ */
+export function defaultStoreDir(): string {
+  return resolve(process.env.DURABLE_AGENT_STORE_DIR ?? join(durableAgentHome(), 'store'));
+}
+
 /** The dev server's SQLite file: `$DURABLE_AGENT_DEV_DB`, else `<data home>/temporal.db`. */
 export function defaultDevDb(env: Readonly<Record<string, string | undefined>> = process.env): string {
   return resolve(env.DURABLE_AGENT_DEV_DB ?? join(durableAgentHome(env), 'temporal.db'));

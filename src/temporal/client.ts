@@ -33,9 +33,6 @@ import {
   type SessionResult,
   type SessionStatus,
 } from './workflows/definitions';
-import { currentPlatform, SandboxHost } from '../sandbox/host';
-import { describeSandbox, sandboxEnabled } from '../sandbox/policy';
-import { registerWritableDirectories } from '../sandbox/sessionPlan';
 
 export {
   BUILTIN_TOOL_NAMES,
@@ -83,11 +80,18 @@ export async function hasStatusSearchAttribute(client: Client, namespace = clien
 /**
  * One line on the session's sandbox, as this host sees it (`run`, `status` and the audit show it).
  * With `failIfUnavailable` and no sandbox here, throws SandboxUnavailableError. The worker that
- * runs the tools checks again for itself, per call (its record says whether the call was sandboxed).
+ * runs the tools checks again for itself, per call (its record says whether the call was sandboxed),
+ * so an "available" probed here in the last hour, with nothing it rests on changed, stands.
  */
 export async function sandboxSummary(
   input: Pick<SessionInput, 'sandbox' | 'cwd' | 'additionalDirectories'>,
 ): Promise<string> {
+  // The sandbox's modules, loaded by a start (issue 32: `status`, `approve` and the other commands
+  // that only read or steer a session do without them).
+  const { currentPlatform, SandboxHost } = await import('../sandbox/host');
+  const { describeSandbox, sandboxEnabled } = await import('../sandbox/policy');
+  const { registerWritableDirectories } = await import('../sandbox/sessionPlan');
+  const { rememberedAvailability } = await import('../sandbox/probeMemory');
   const platform = currentPlatform();
   const dirs = [input.cwd, ...(input.additionalDirectories ?? [])];
   if (!sandboxEnabled(input.sandbox, platform).on) return describeSandbox(input.sandbox, platform, dirs);
@@ -95,7 +99,9 @@ export async function sandboxSummary(
   // process.env.PATH: the directories this session may write are off it first (red team, issue 30,
   // L13: `run --cwd <project>` from elsewhere with `<project>/bin` on the person's PATH).
   registerWritableDirectories(dirs, input.sandbox);
-  const available = await new SandboxHost().availability();
+  // An "available" of the last hour with nothing it rests on changed stands (src/sandbox/probeMemory.ts).
+  const host = new SandboxHost();
+  const available = await rememberedAvailability(() => host.availability());
   if (!available.available && input.sandbox?.failIfUnavailable) throw new SandboxUnavailableError(available.reason);
   return describeSandbox(input.sandbox, platform, dirs, available.available ? undefined : available.reason);
 }

@@ -112,8 +112,13 @@ export function deploymentWorkerOptions(
  * among 2^16 builds); a deployment's worker is named by its version instead (`workerDeployment`).
  */
 export function shortBuildId(bundleCode: string): string {
-  return `da+${contentHashOf(bundleCode).slice(0, 13)}`;
+  // The last bundle's id kept: a process that starts several workers of one bundle (the tests, a
+  // worker restarted in-process) hashes its megabytes once (issue 32).
+  if (lastBuild?.code !== bundleCode)
+    lastBuild = { code: bundleCode, id: `da+${contentHashOf(bundleCode).slice(0, 13)}` };
+  return lastBuild.id;
 }
+let lastBuild: { code: string; id: string } | undefined;
 
 export async function createAgentWorker(opts: AgentWorkerOptions): Promise<Worker> {
   // Every program the worker and its sandbox runtime look up by name, on the trusted PATH only

@@ -17,6 +17,7 @@ import * as net from 'node:net';
 import * as path from 'node:path';
 import { runToolPipeline, type ToolUseOutcome } from '../../src/toolCall/pipeline';
 import { loadShellParser } from '../../src/permissions/bashParser';
+import { copyTree } from './copyTree';
 import { BUILTIN_TOOLS } from '../../src/tools';
 import { createToolPool } from '../../src/permissions/toolPool';
 import { applyContextModifiers, type AgentContext } from '../../src/core/context';
@@ -146,7 +147,7 @@ function registerHooks(): void {
     assert.equal(await loadShellParser(), true);
     fx = createControlFixture();
     pristineHome = path.join(fx.root, 'pristine-home');
-    fs.cpSync(fx.home, pristineHome, { recursive: true, verbatimSymlinks: true });
+    copyTree(fx.home, pristineHome);
     // The worker's environment: its user's HOME (the bait), bait variables, a store named by env.
     setEnv({
       HOME: fx.home,
@@ -157,6 +158,10 @@ function registerHooks(): void {
       npm_config_cache: path.join(fx.root, 'npm-cache'),
       npm_config_update_notifier: 'false',
       npm_config_logs_max: '0',
+      // The exhaustion rows' 256 MiB meet a 4 MiB cap, not the default 64 MiB: the same stop, 60 MiB
+      // less copied into the spool and read back per row (issue 32: CPU). The default itself:
+      // unit/bash-spool (bashSpoolCapBytes({})).
+      DURABLE_AGENT_BASH_MAX_SPOOL_BYTES: '4M',
     });
   });
 
@@ -201,8 +206,7 @@ function restoreHome(): void {
   for (const name of fs.readdirSync(fx.home))
     if (name !== 'work') fs.rmSync(path.join(fx.home, name), { recursive: true, force: true });
   for (const name of fs.readdirSync(pristineHome))
-    if (name !== 'work')
-      fs.cpSync(path.join(pristineHome, name), path.join(fx.home, name), { recursive: true, verbatimSymlinks: true });
+    if (name !== 'work') copyTree(path.join(pristineHome, name), path.join(fx.home, name));
 }
 
 const usesWitnesses = (c: ControlAttack) => c.steps.some((s) => /\{(PORT|VICTIM)\}/.test(JSON.stringify(s.input)));
@@ -408,7 +412,7 @@ async function controlRun(c: ControlAttack): Promise<string[]> {
   const id = `${c.id}-control`;
   const home = path.join(fx.root, 'control-homes', id);
   await fs.promises.rm(home, { recursive: true, force: true });
-  await fs.promises.cp(pristineHome, home, { recursive: true, verbatimSymlinks: true });
+  copyTree(pristineHome, home);
   fs.mkdirSync(path.join(home, 'work'), { recursive: true });
   const d = await rowDirs(fx, id, { home, extra: c.addDir === true });
   setup(c, d);

@@ -17,6 +17,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { PermissionMode } from '../../src/toolProtocol/permissionTypes';
+import { copyTree } from './copyTree';
 
 // ---------------------------------------------------------------------------------------------
 // Bait
@@ -205,9 +206,8 @@ export async function rowDirs(
   const payload = path.join(base, 'payload');
   await fs.promises.rm(proj, { recursive: true, force: true });
   await fs.promises.rm(base, { recursive: true, force: true });
-  await fs.promises.cp(path.join(fx.template, 'proj'), proj, { recursive: true, verbatimSymlinks: true });
-  if (opts.extra)
-    await fs.promises.cp(path.join(fx.template, 'extra'), extra, { recursive: true, verbatimSymlinks: true });
+  copyTree(path.join(fx.template, 'proj'), proj);
+  if (opts.extra) copyTree(path.join(fx.template, 'extra'), extra);
   else fs.mkdirSync(extra, { recursive: true });
   const dirs: RowDirs = { proj, extra, payload, outside: fx.outside, mark: path.join(fx.marks, id), id };
   writePayloads(dirs);

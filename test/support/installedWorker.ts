@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { SandboxHost } from '../../src/sandbox/host';
+import { copyTree } from './copyTree';
 import { sandboxSkip } from './systemPackages';
 
 /** The checkout (dist/test/support -> the checkout): its package.json, dist/src and node_modules are installed. */
@@ -136,7 +137,7 @@ export function installedWorkerRig(opts: {
     const pkg = path.join(root, 'node_modules', 'durable-agent');
     fs.mkdirSync(pkg, { recursive: true });
     fs.cpSync(path.join(repoRoot, 'package.json'), path.join(pkg, 'package.json'));
-    fs.cpSync(path.join(repoRoot, 'dist', 'src'), path.join(pkg, 'dist', 'src'), { recursive: true });
+    copyTree(path.join(repoRoot, 'dist', 'src'), path.join(pkg, 'dist', 'src'));
     linkDependencies(root, pkg);
     fs.mkdirSync(path.join(root, 'node_modules', '.bin'));
     fs.symlinkSync('../durable-agent/dist/src/cli/main.js', path.join(root, 'node_modules', '.bin', 'durable-agent'));

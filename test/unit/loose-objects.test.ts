@@ -5,11 +5,12 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { MAX_OBJECT, looseObjectId, type Budget } from '../../src/sandbox/looseObjects';
+import { objectSnapshots, undoForgedObjects } from '../../src/sandbox/movedObjects';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'da-loose-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -62,4 +63,46 @@ test('an object bigger than what the budget has left, or past the deadline, is l
   clearInterval(timer);
   assert.ok('id' in r);
   assert.ok(ticks > 0 && worst < 1_000, `ticks ${ticks}, worst gap ${worst} ms`);
+});
+
+// The object screen (movedObjects.ts) takes each `objects/xx` directory's identity from the one lstat
+// it also keys the kept listing with (issue 32): a directory that is not the one there at the start
+// is screened whole, whatever its files' times. The files here are "old" (the pass starts after
+// them), so only that identity finds them; the control is the same repository left alone.
+test('the object screen: an objects/xx directory swapped for one filled before the command is screened whole; the untouched repository keeps everything', async () => {
+  const repo = path.join(dir, 'repo');
+  const g = (...a: string[]) =>
+    execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=t', ...a], { cwd: repo, encoding: 'utf8' });
+  mkdirSync(repo);
+  g('init', '-q');
+  writeFileSync(path.join(repo, 'a.txt'), 'a\n');
+  g('add', 'a.txt');
+  g('commit', '-qm', 'a');
+  const objects = path.join(repo, '.git', 'objects');
+  const id = g('rev-parse', 'HEAD:a.txt').trim();
+  const [fan, rest] = [id.slice(0, 2), id.slice(2)];
+  // Filled "before": a forged object under the blob's name, and one under a new fan-out name.
+  const forged = deflateSync(Buffer.from('blob 5\0evil\n'));
+  for (const [f, name] of [
+    [fan, rest],
+    ['ff', 'f'.repeat(38)],
+  ]) {
+    mkdirSync(path.join(dir, 'stash', f!), { recursive: true });
+    writeFileSync(path.join(dir, 'stash', f!, name!), forged);
+  }
+  const screen = async (swap: boolean) => {
+    const snap = objectSnapshots([path.join(repo, '.git')]);
+    if (swap)
+      for (const f of [fan, 'ff']) {
+        rmSync(path.join(objects, f), { recursive: true, force: true });
+        renameSync(path.join(dir, 'stash', f), path.join(objects, f));
+      }
+    return undoForgedObjects({ ...snap, since: Date.now() + 60_000 }); // nothing is new by its times
+  };
+  assert.deepEqual(await screen(false), [], 'control: the repository as it was, nothing removed');
+  assert.ok(existsSync(path.join(objects, fan, rest)));
+  const notes = await screen(true);
+  assert.equal(notes.length, 1, notes.join('\n'));
+  assert.ok(!existsSync(path.join(objects, fan, rest)), 'the swapped-in forgery of the blob is removed');
+  assert.ok(!existsSync(path.join(objects, 'ff', 'f'.repeat(38))), 'so is the one in a new fan-out directory');
 });

@@ -38,6 +38,7 @@ import type { ResultStore } from '../../src/toolProtocol/Tool';
 import { sessionPermission, withTaskDirectory, withWorkerPrivatePaths } from '../../src/toolCall/toolSession';
 import { projectRepositoryOf } from '../../src/worktree/repository';
 import { transcriptPathFor, writeTranscriptFile } from '../../src/hooks/transcript';
+import { copyTree } from '../support/copyTree';
 import { sandboxSkip } from '../support/systemPackages';
 
 const sandboxHost = new SandboxHost();
@@ -147,7 +148,7 @@ function projectWithDurableAgent(): { root: string; pkg: string } {
   const pkg = path.join(root, 'node_modules', 'durable-agent');
   mkdirSync(pkg, { recursive: true });
   cpSync(path.join(repoRoot, 'package.json'), path.join(pkg, 'package.json'));
-  cpSync(path.join(repoRoot, 'dist', 'src'), path.join(pkg, 'dist', 'src'), { recursive: true });
+  copyTree(path.join(repoRoot, 'dist', 'src'), path.join(pkg, 'dist', 'src'));
   symlinkSync(path.join(repoRoot, 'node_modules'), path.join(pkg, 'node_modules'));
   return { root, pkg };
 }

@@ -48,6 +48,40 @@ test(
   },
 );
 
+// U7's remainder (red team u; its rows are in red-issue30-u): lefthook's `extends:` takes globs, and an
+// extended file may extend again; each file reached is read like the main configuration.
+test('U7 rule, globs and chains: the run: lines of every configuration lefthook’s extends: reaches are read, and runner: lines', () => {
+  const root = project((r) => {
+    for (const f of ['scripts/a.sh', 'scripts/b.sh']) exe(path.join(r, f), '#!/bin/sh\n');
+    exe(path.join(r, 'config', 'one.yml'), 'extends:\n  - config/deeper/two.yml\n');
+    exe(path.join(r, 'config', 'deeper', 'two.yml'), 'pre-commit:\n  commands:\n    b:\n      run: sh scripts/b.sh\n');
+    exe(path.join(r, 'config', 'x.yml'), 'pre-commit:\n  commands:\n    a:\n      run: sh scripts/a.sh\n');
+    exe(path.join(r, 'tools', 'wrap.js'), '');
+    writeFileSync(
+      path.join(r, 'lefthook.yml'),
+      'extends:\n  - config/*.yml\npre-push:\n  scripts:\n    "check.sh":\n      runner: node tools/wrap.js\n',
+    );
+  });
+  exe(
+    path.join(root, '.git', 'hooks', 'pre-commit'),
+    '#!/bin/sh\ncall_lefthook()\n{\n  lefthook "$@"\n}\ncall_lefthook run "pre-commit" "$@"\n',
+  );
+  const got = new Set(repositoryConfigTargets([root]).map((e) => path.relative(root, e.path)));
+  const want = [
+    'config/one.yml',
+    'config/x.yml',
+    'config/deeper/two.yml',
+    'scripts/a.sh',
+    'scripts/b.sh',
+    'tools/wrap.js',
+  ];
+  assert.deepEqual(
+    want.filter((f) => !got.has(f)),
+    [],
+    `protected: ${[...got].join(', ')}`,
+  );
+});
+
 // T19b: the same class in what each tool call computes: toolSession.ts sessionPermission → the files
 // the session's hooks run (commandFiles.ts hookControlFiles → packageScriptFiles), which reads
 // `<root>/package.json` with a bare readFileSync (no stat) when a hook runs `npm run <x>` (a

@@ -5,6 +5,7 @@
 // the current code lets through carries `hole('U<n>: …')` (skipped unless R30U_HOLES=1: each fails
 // until its fix lands, then its `hole(...)` goes). The findings: /work/helper-notes/redu-findings.md.
 import { before, test } from 'node:test';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import assert from 'node:assert/strict';
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -252,7 +253,8 @@ test(
 // replaces the person's hook; their `git am --skip` applies and commits it, their next commit runs it.
 test(
   'U4 (dontAsk): a stopped git am whose next patch replaces the person’s pre-commit, its body encoded as x-base64 — the person’s git am --skip and next commit run nothing of the agent’s',
-  hole('U4: the patch screen reads a Content-Transfer-Encoding that does not start with base64 as plain text'),
+  // Closed on main 2e0efc6 (lead: any Content-Transfer-Encoding other than 7bit/8bit/binary refused); failed on 432d02e.
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = hookedProject();
@@ -287,7 +289,8 @@ test(
 // commits with P1's tree on disk: git runs the pre-commit hook for a reworded pick — the agent's.
 test(
   'U5 (dontAsk): a branch whose tip puts the hook back on a parent that replaces it — the person’s git rebase -i with reword runs nothing of the agent’s',
-  hole('U5: the ref screen reads the tip commit only, not the commits between it and HEAD'),
+  // Closed on main 2e0efc6 (lead: refRange.ts, every commit the moved ref brings in); failed on 432d02e.
+  {},
   async (t) => {
     if (skip) return t.skip(skip);
     const root = hookedProject();
@@ -457,5 +460,28 @@ test(
     t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
     personGit(lib, 'commit', '--allow-empty', '-qm', 'person work');
     assert.doesNotMatch(read(mark), /PERSON_SECRET=/, 'the person’s commit ran the agent’s script');
+  },
+);
+
+// U10 (availability, S9's class): U9's empty `.git` directories, a thousand of them: every later call of
+// the session (each one refused now: too many bwrap arguments) first runs the per-repository work
+// synchronously — protected entries, placeholders made and removed, ways, object and ref snapshots for
+// each — holding the worker's one thread for seconds (measured under load: 3.8-8.7 s, a call 12-15 s;
+// the baseline call 137 ms, 26 ms): every session on the worker misses its heartbeats (5 s) meanwhile,
+// at each retry of the agent's.
+test(
+  'U10 (sessions apart): a thousand empty .git directories in the project do not hold the worker’s event loop (a timer’s lag under 1 s) at the next call',
+  hole('U10: the per-repository work of a call is synchronous and unbounded in the command’s empty .git directories'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project();
+    await tool(root, 'dontAsk', 'Bash', { command: 'mkdir -p r{1..1000}/.git && echo made' });
+    const lag = monitorEventLoopDelay({ resolution: 10 });
+    lag.enable();
+    const out = await tool(root, 'dontAsk', 'Bash', { command: 'echo next' });
+    lag.disable();
+    const maxMs = Math.round(lag.max / 1e6);
+    t.diagnostic(`${out.status}: ${out.text.slice(0, 200)}; the event loop held up to ${maxMs} ms`);
+    assert.ok(maxMs < 1_000, `the event loop was held ${maxMs} ms`);
   },
 );

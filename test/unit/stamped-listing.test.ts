@@ -82,6 +82,24 @@ test('a listing is kept while its directory is unchanged; an entry made, removed
   assert.deepEqual(l.of(d), ['z']);
 });
 
+test("the caller's own lstat of the directory (the object screen's) stands for the listing's: kept while unchanged, a change seen at once", async () => {
+  setListingMarginForTests(0);
+  const d = dirOf(['a']);
+  await settled(d);
+  const { l, reads } = counted();
+  const taken = () => fs.lstatSync(d);
+  assert.deepEqual(l.of(d, taken()), ['a']);
+  assert.deepEqual(l.of(d, taken()), ['a']);
+  assert.deepEqual(l.of(d), ['a'], 'the same kept listing with or without it');
+  assert.equal(reads(), 1);
+  fs.writeFileSync(path.join(d, 'b'), 'x');
+  assert.deepEqual(l.of(d, taken()), ['a', 'b'], 'a new entry is seen at the first read after it');
+  assert.equal(reads(), 2);
+  // A file's stamp is no directory's: read, never kept.
+  fs.writeFileSync(path.join(d, 'c'), 'x');
+  assert.deepEqual(l.of(d, fs.lstatSync(path.join(d, 'a'))), ['a', 'b', 'c']);
+});
+
 test('control: a directory changed within the margin of its read is read again every time', () => {
   const d = dirOf(['a']);
   const { l, reads } = counted();

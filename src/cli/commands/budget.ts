@@ -4,10 +4,7 @@
 // ends a session that waits over budget. The same checks run here first, so a bad flag fails before
 // anything reaches the server.
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { WorkflowUpdateFailedError } from '@temporalio/client';
 import type { BudgetRaise, BudgetView } from '../../core/budget';
-import { budgetQuery, budgetUpdate } from '../../temporal/workflows/definitions';
-import { runningSession, sessionHandle } from '../../temporal/client';
 import { UsageError, addConnectionOptions, print, withClient, type ConnOpts } from '../options';
 
 type BudgetOpts = ConnOpts & { add?: number; addTokens?: number; onBudget?: 'end' };
@@ -31,6 +28,10 @@ export function addBudgetCommand(program: Command): void {
       .option('--json', 'JSON'),
   ).action(async (id: string, o: BudgetOpts) =>
     withClient(o, async (client) => {
+      // The Temporal client side, loaded when the command runs (issue 32: `status` imports the texts below).
+      const { WorkflowUpdateFailedError } = await import('@temporalio/client');
+      const { budgetQuery, budgetUpdate } = await import('../../temporal/workflows/definitions');
+      const { runningSession, sessionHandle } = await import('../../temporal/client');
       const handle = sessionHandle(client, id);
       const raise: BudgetRaise = {
         ...(o.add !== undefined ? { addUsd: o.add } : {}),

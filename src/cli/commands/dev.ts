@@ -1,7 +1,6 @@
 // `durable-agent dev`: the embedded default — a Temporal dev server (SQLite, with its UI) and a worker.
 import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
-import { TASK_QUEUE_DEFAULT } from '../../temporal/workflows/definitions';
 import { addServerOptions, waitForSignal } from '../options';
 import {
   DEMO_MODEL_FLAG,
@@ -65,6 +64,7 @@ async function runDev(o: DevOpts, cmd: Command): Promise<void> {
     ...(metricsBind ? { metricsBind } : {}),
     ...modelQueue,
   });
+  const { TASK_QUEUE_DEFAULT } = await import('../../temporal/workflows/definitions');
   const taskQueue = o.taskQueue ?? process.env.DURABLE_AGENT_TASK_QUEUE ?? TASK_QUEUE_DEFAULT;
   console.log(`temporal: ${dev.server.address} (persisted to ${resolve(o.db)})`);
   console.log(`ui:       ${dev.server.uiAddress}`);

@@ -2,24 +2,15 @@
 // session at each firing (src/temporal/schedules.ts). `add` takes `run`'s session flags and builds and checks
 // the session exactly as `run` does (steps 1–7 of run.ts) before it creates anything.
 import type { Command } from 'commander';
-import {
-  checkCron,
-  checkScheduleId,
-  checkTimeZone,
-  createSessionSchedule,
-  localTimeZone,
-  deleteSessionSchedule,
-  listSessionSchedules,
-  pauseSessionSchedule,
-  unpauseSessionSchedule,
-  type SessionScheduleInfo,
-} from '../../temporal/schedules';
-import { CheckoutNotTrustedError } from '../../sessionInput';
-import { checkoutRefusal } from '../../worktree/git/checkoutControl';
+import type { Client } from '@temporalio/client';
+import type { SessionScheduleInfo } from '../../temporal/schedules';
 import { daySpendText } from '../../core/scheduleDay';
 import { addConnectionOptions, positiveInt, print, usdAmount, UsageError, withClient, type ConnOpts } from '../options';
-import { addSessionFlags, buildRunSession, type RunOpts } from './run';
+import { addSessionFlags, type RunOpts } from './run';
 import { terminalSafe } from '../terminalText';
+
+/** The schedules' module (and the Temporal client under it), loaded when a schedule command runs (issue 32). */
+const schedules = () => import('../../temporal/schedules');
 
 /** One schedule in one or two lines. */
 function scheduleText(s: SessionScheduleInfo): string {
@@ -58,6 +49,9 @@ async function addSchedule(cron: string, promptWords: string[], o: AddOpts): Pro
     ...(maxBudgetUsdPerDay !== undefined ? { maxBudgetUsdPerDay } : {}),
     ...(maxTotalTokensPerDay !== undefined ? { maxTotalTokensPerDay } : {}),
   };
+  const { checkCron, checkScheduleId, checkTimeZone, createSessionSchedule, localTimeZone } = await schedules();
+  const { CheckoutNotTrustedError } = await import('../../sessionInput');
+  const { checkoutRefusal } = await import('../../worktree/git/checkoutControl');
   // The schedule's own input first: one line, before the session is built or the server asked.
   checkCron(cron, checkTimeZone(tz ?? localTimeZone()));
   if (id) checkScheduleId(id);
@@ -65,6 +59,7 @@ async function addSchedule(cron: string, promptWords: string[], o: AddOpts): Pro
   // --on-budget and --budget-threshold apply to each firing's share of the day.
   const perDayOnly = Object.keys(daily).length > 0 && run.maxBudgetUsd === undefined && !run.maxTotalTokens;
   const { onBudget, budgetThreshold, ...rest } = run;
+  const { buildRunSession } = await import('./runSession');
   const built = await buildRunSession(promptWords, (perDayOnly ? rest : run) as RunOpts);
   const opts = perDayOnly
     ? {
@@ -139,7 +134,7 @@ export function addScheduleCommands(program: Command): void {
     schedule.command('ls').description('List the session schedules').option('--json', 'JSON lines'),
   ).action(async (o: ConnOpts) =>
     withClient(o, async (client) => {
-      const all = await listSessionSchedules(client);
+      const all = await (await schedules()).listSessionSchedules(client);
       for (const s of all) print(o, s, scheduleText(s));
       if (all.length === 0 && !o.json) console.log('no schedules');
     }),
@@ -149,7 +144,7 @@ export function addScheduleCommands(program: Command): void {
     name: string,
     aliases: string[],
     description: string,
-    fn: (client: Parameters<typeof deleteSessionSchedule>[0], id: string) => Promise<void>,
+    fn: (client: Client, id: string) => Promise<void>,
     done: string,
   ): void => {
     const cmd = schedule
@@ -166,7 +161,25 @@ export function addScheduleCommands(program: Command): void {
       }),
     );
   };
-  act('rm', ['delete'], 'Delete a schedule (the sessions it started stay)', deleteSessionSchedule, 'deleted');
-  act('pause', [], 'Pause a schedule: no firing until it is resumed', (c, id) => pauseSessionSchedule(c, id), 'paused');
-  act('resume', ['unpause'], 'Resume a paused schedule', (c, id) => unpauseSessionSchedule(c, id), 'resumed');
+  act(
+    'rm',
+    ['delete'],
+    'Delete a schedule (the sessions it started stay)',
+    async (c, id) => (await schedules()).deleteSessionSchedule(c, id),
+    'deleted',
+  );
+  act(
+    'pause',
+    [],
+    'Pause a schedule: no firing until it is resumed',
+    async (c, id) => (await schedules()).pauseSessionSchedule(c, id),
+    'paused',
+  );
+  act(
+    'resume',
+    ['unpause'],
+    'Resume a paused schedule',
+    async (c, id) => (await schedules()).unpauseSessionSchedule(c, id),
+    'resumed',
+  );
 }

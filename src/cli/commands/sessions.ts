@@ -2,15 +2,13 @@
 import { costText, totalCostUsd } from '../../core/modelUsage';
 import type { Command } from 'commander';
 import type { Client } from '@temporalio/client';
-import { defaultPayloadConverter, type Payload } from '@temporalio/common';
-import { temporal } from '@temporalio/proto';
-import { sessionHandle, sessionStatus } from '../../temporal/client';
+import type { Payload } from '@temporalio/common';
 import { describeOutage } from '../../core/retry';
 import { autonomyLines, waitingLine } from '../autonomyText';
 import { budgetLines, budgetText } from './budget';
 import { decodePayload, converterOf } from '../../temporal/service/payloads';
-import { STATUS_SEARCH_ATTRIBUTE, type SessionStatus } from '../../temporal/workflows/definitions';
-import { controlWriteText, subagentApprovals } from '../follow';
+import type { SessionStatus } from '../../temporal/workflows/definitions';
+import type { subagentApprovals } from '../follow';
 import {
   addConnectionOptions,
   followAndExit,
@@ -21,6 +19,10 @@ import {
   type ConnOpts,
 } from '../options';
 import { terminalLine, terminalSafe } from '../terminalText';
+
+// The Temporal client side (the client helpers, following, the SDK's converters and protos) is
+// loaded by each action when it runs: `--help` and the other commands do without it (issue 32).
+const clientHelpers = () => import('../../temporal/client');
 
 export function addAttachCommand(program: Command): void {
   addConnectionOptions(
@@ -47,6 +49,7 @@ export function addLsCommand(program: Command): void {
       .option('--json', 'JSON lines'),
   ).action(async (o: ConnOpts & { limit: number }) =>
     withClient(o, async (client) => {
+      const { sessionStatus } = await clientHelpers();
       let n = 0;
       for await (const wf of listSessions(client)) {
         if (n++ >= o.limit) break;
@@ -98,6 +101,8 @@ export function addStatusCommand(program: Command): void {
     program.command('status').description("Show a session's status").argument('<id>').option('--json', 'JSON'),
   ).action(async (id: string, o: ConnOpts) =>
     withClient(o, async (client) => {
+      const { sessionHandle, sessionStatus } = await clientHelpers();
+      const { controlWriteText, subagentApprovals } = await import('../follow');
       const s = await sessionStatus(client, id);
       const desc = await sessionHandle(client, id)
         .describe()
@@ -122,14 +127,19 @@ export function addStatusCommand(program: Command): void {
       print(
         o,
         s.outage ? { ...shown, waiting: describeOutage(s.outage, Date.now()) } : shown,
-        statusLines(s, memo, childPending).join('\n'),
+        statusLines(s, memo, childPending, controlWriteText).join('\n'),
       );
     }),
   );
 }
 
 /** `status` as text, a line per fact. */
-function statusLines(s: SessionStatus, memo: StartMemo, childPending: ChildApprovals): string[] {
+function statusLines(
+  s: SessionStatus,
+  memo: StartMemo,
+  childPending: ChildApprovals,
+  controlWriteText: (w: { path: string; change: string }, cwd: string | undefined) => string,
+): string[] {
   const sandbox = memo?.sandbox;
   return [
     `session   ${s.sessionId}`,
@@ -183,10 +193,10 @@ export function addTranscriptCommand(program: Command): void {
       .option('--json', 'JSON'),
   ).action(async (id: string, o: ConnOpts & { storeDir?: string; store?: string }) =>
     withClient(o, async (client) => {
-      const s = await sessionStatus(client, id);
+      const s = await (await clientHelpers()).sessionStatus(client, id);
       const { TranscriptStore } = await import('../../stores/messageStore');
       const { configuredBlobStore } = await import('../../stores/configured');
-      const { defaultStoreDir } = await import('../../temporal/worker');
+      const { defaultStoreDir } = await import('../../stores/dataHome');
       // The store the workers are configured with (DURABLE_AGENT_BLOB_STORE, else the files under the store dir).
       const store = new TranscriptStore(
         configuredBlobStore({ storeDir: o.storeDir ?? defaultStoreDir(), ...(o.store ? { store: o.store } : {}) }),
@@ -259,6 +269,9 @@ export function addAuditCommand(program: Command): void {
 async function* listSessions(
   client: Client,
 ): AsyncGenerator<{ id: string; status: string; started: string; prompt: string; schedule?: string }> {
+  const { defaultPayloadConverter } = await import('@temporalio/common');
+  const { temporal } = await import('@temporalio/proto');
+  const { STATUS_SEARCH_ATTRIBUTE } = await import('../../temporal/workflows/definitions');
   const converter = converterOf(client);
   let nextPageToken: Uint8Array | undefined;
   do {

@@ -1,6 +1,5 @@
 // The commands that steer an existing session: interrupt, send, approve, deny, cancel.
 import type { Command } from 'commander';
-import { approveToolUse, denyToolUse, interruptSession, sendMessage, sessionHandle } from '../../temporal/client';
 import {
   UsageError,
   addConnectionOptions,
@@ -11,6 +10,9 @@ import {
   type ConnOpts,
 } from '../options';
 
+/** The client helpers (and the Temporal client under them), loaded when a command runs (issue 32). */
+const clientHelpers = () => import('../../temporal/client');
+
 export function addInterruptCommand(program: Command): void {
   addConnectionOptions(
     program
@@ -20,7 +22,7 @@ export function addInterruptCommand(program: Command): void {
       .option('--json', 'JSON'),
   ).action(async (id: string, o: ConnOpts) =>
     withClient(o, async (client) => {
-      await interruptSession(client, id, identity());
+      await (await clientHelpers()).interruptSession(client, id, identity());
       print(o, { session: id, interrupted: true }, `interrupt sent to ${id}`);
     }),
   );
@@ -38,7 +40,7 @@ export function addSendCommand(program: Command): void {
     withClient(o, async (client) => {
       const text = words.join(' ').trim();
       if (!text) throw new UsageError('the message is empty');
-      await sendMessage(client, id, text);
+      await (await clientHelpers()).sendMessage(client, id, text);
       print(o, { session: id, sent: text }, `message sent to ${id}`);
     }),
   );
@@ -55,7 +57,7 @@ export function addApproveCommand(program: Command): void {
       .option('--json', 'JSON'),
   ).action(async (id: string, toolUseId: string | undefined, o: ConnOpts & { by: string }) =>
     withClient(o, async (client) => {
-      const r = await approveToolUse(client, id, toolUseId, o.by);
+      const r = await (await clientHelpers()).approveToolUse(client, id, toolUseId, o.by);
       print(
         o,
         { session: id, decision: 'approve', ...r },
@@ -82,7 +84,7 @@ export function addDenyCommand(program: Command): void {
       .option('--json', 'JSON'),
   ).action(async (id: string, toolUseId: string | undefined, o: ConnOpts & { reason?: string; by: string }) =>
     withClient(o, async (client) => {
-      const r = await denyToolUse(client, id, toolUseId, o.reason, o.by);
+      const r = await (await clientHelpers()).denyToolUse(client, id, toolUseId, o.reason, o.by);
       print(
         o,
         { session: id, decision: 'deny', ...r },
@@ -107,7 +109,7 @@ export function addCancelCommand(program: Command): void {
   ).action(async (id: string, o: ConnOpts) =>
     withClient(o, async (client) => {
       await sessionExists(client, id);
-      await sessionHandle(client, id).cancel();
+      await (await clientHelpers()).sessionHandle(client, id).cancel();
       print(o, { session: id, cancelled: true }, `cancel requested for ${id}`);
     }),
   );

@@ -1,7 +1,5 @@
 // `durable-agent worker`: a worker only, connected to TEMPORAL_ADDRESS (the embedded default is `dev`).
 import type { Command } from 'commander';
-import { loadConnectionConfig } from '../../temporal/service/connection';
-import { TASK_QUEUE_DEFAULT } from '../../temporal/workflows/definitions';
 import { UsageError, addConnectionOptions, connectionOverrides, waitForSignal, type ConnOpts } from '../options';
 import { addModelQueueOptions, modelQueueLine, modelQueueOptions, type ModelQueueOpts } from './modelQueue';
 
@@ -92,7 +90,8 @@ async function runWorker(o: WorkerOpts): Promise<void> {
   const { modelCredentials, NO_CREDENTIALS_MESSAGE } = await import('../../runtime/credentials');
   const credentials = o.demoModel ? undefined : await modelCredentials();
   if (!o.demoModel && credentials === undefined) throw new UsageError(NO_CREDENTIALS_MESSAGE);
-  const { connectWorker } = await import('../../temporal/service/connection');
+  const { connectWorker, loadConnectionConfig } = await import('../../temporal/service/connection');
+  const { TASK_QUEUE_DEFAULT } = await import('../../temporal/workflows/definitions');
   const { createAgentWorker } = await import('../../temporal/worker');
   const { quietTemporalRuntime } = await import('../dev');
   quietTemporalRuntime(metricsBind);
