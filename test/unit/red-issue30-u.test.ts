@@ -4,10 +4,12 @@
 // Oracles: what the person's own tools run or read later, never the tool's words about itself. A row
 // the current code lets through carries `hole('U<n>: …')` (skipped unless R30U_HOLES=1: each fails
 // until its fix lands, then its `hole(...)` goes). The findings: /work/helper-notes/redu-findings.md.
+// U2, U3, U3b run in red-issue30-u-hooks (hookfx2: U3, U3b fixed and run by default there; U2 a hole there);
+// U11, U12 in red-issue30-u-rules (no sandbox), U14 in red-issue30-u2.
 import { before, test } from 'node:test';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import assert from 'node:assert/strict';
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { holeGate, redTeamUnit } from '../support/redTeamUnit';
 import { hookCommit } from '../support/plantCommit';
@@ -126,125 +128,6 @@ test(
   },
 );
 
-// U2: lint-staged (v12+) reads EVERY configuration file in the repository, not only those from the
-// directory it runs in up: searchConfigs.js lists `:(glob)**/.lintstagedrc*` (and `**/package.json`,
-// `**/lint-staged.config.*`) with `git ls-files --cached --others --exclude-standard`, orders them
-// deepest first, and groupFilesByConfig gives each staged file to the deepest configuration around it
-// — and a configuration with a `..` glob claims every file no deeper configuration took. hookFrameworks.ts
-// lintStaged protects the names from the reading's cwd UP to the top only: `src/app/.lintstagedrc.json`
-// (or `lint-staged.config.js` there) is the agent's to make, and the person's next commit runs it.
-test(
-  'U2 (dontAsk): lint-staged run by the person’s hook — a configuration the call makes in a subdirectory is not there after the call (lint-staged reads every one in the repository)',
-  hole('U2: lintStaged protects configuration names from the hook’s cwd up, not below'),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const modules = process.env.R30R_LINT_STAGED;
-    const root = project((r) => {
-      writeFileSync(path.join(r, '.gitignore'), 'node_modules\n');
-      writeFileSync(path.join(r, 'package.json'), JSON.stringify({ name: 'app', private: true }));
-      writeFileSync(path.join(r, '.lintstagedrc.json'), JSON.stringify({ '*.js': 'true' }));
-      if (modules) symlinkSync(modules, path.join(r, 'node_modules'));
-    });
-    exe(path.join(root, '.git', 'hooks', 'pre-commit'), '#!/bin/sh\nnpx --no -- lint-staged\n');
-    const mark = path.join(marks, 'u2');
-    const out = await tool(root, 'dontAsk', 'Bash', {
-      command: [
-        `printf '{"*": "sh -c \\\\"env > ${mark}\\\\""}\\n' > src/app/.lintstagedrc.json`,
-        `printf 'export default {"*": "sh -c \\\\"env > ${mark}\\\\""}\\n' > src/lint-staged.config.mjs`,
-        'echo made',
-      ].join('\n'),
-    });
-    t.diagnostic(`${out.status}: ${out.text.slice(0, 600)}`);
-    const left = ['src/app/.lintstagedrc.json', 'src/lint-staged.config.mjs'].filter((f) => read(path.join(root, f)));
-    // With the real lint-staged (R30R_LINT_STAGED=<a node_modules holding it>): the person's next commit too.
-    const ran = modules ? personCommitRan(root, mark) : false;
-    assert.deepEqual(
-      { left, ran },
-      { left: [], ran: false },
-      'lint-staged configurations of the agent’s after the call',
-    );
-  },
-);
-
-/**
- * The person's project with husky 4 installed (every git hook: husky 4's `# husky` hook and husky.sh,
- * `pre-commit` and `post-checkout` here) and a stand-in for its runner (husky/lib/runner/index.js,
- * 4.3): the hook's command from cosmiconfig('husky') — package.json's `husky`, then `.huskyrc`,
- * `.huskyrc.json` (JSON here) — else, husky < 1's way, `scripts[<hook name without its first dash>]`;
- * run with `sh -c`. `setup` adds the person's configuration.
- */
-function husky4Project(setup: (root: string) => void): string {
-  const runner = [
-    '#!/usr/bin/env node',
-    "const fs = require('fs'), hook = process.argv[2];",
-    "const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8'));",
-    "const rc = ['.huskyrc', '.huskyrc.json'].find((f) => fs.existsSync(f));",
-    'const conf = pkg.husky ?? (rc ? JSON.parse(fs.readFileSync(rc, "utf8")) : {});',
-    "const line = conf.hooks?.[hook] ?? pkg.scripts?.[hook.replace('-', '')];",
-    "if (line) require('child_process').execFileSync('sh', ['-c', line], { stdio: 'inherit' });",
-    '',
-  ].join('\n');
-  const root = project((r) => {
-    writeFileSync(path.join(r, '.gitignore'), 'node_modules/\n');
-    exe(path.join(r, 'node_modules', 'husky', 'run.js'), runner);
-    mkdirSync(path.join(r, 'node_modules', '.bin'));
-    symlinkSync('../husky/run.js', path.join(r, 'node_modules', '.bin', 'husky-run'));
-    setup(r);
-  });
-  for (const hook of ['pre-commit', 'post-checkout'])
-    exe(path.join(root, '.git', 'hooks', hook), '#!/bin/sh\n# husky\n. "$(dirname "$0")/husky.sh"\n');
-  writeFileSync(
-    path.join(root, '.git', 'hooks', 'husky.sh'),
-    'hookName="$(basename "$0")"\ngitParams="$*"\nnpx --no-install husky-run $hookName "$gitParams"\n',
-  );
-  return root;
-}
-
-// U3: husky 1-4 read the hooks' command lines with cosmiconfig('husky') (husky/src/getConf.ts): the
-// `husky` key of package.json (T15's fix reads it), else `.huskyrc`, `.huskyrc.json`, `.huskyrc.yaml`,
-// `.huskyrc.yml`, `.huskyrc.js`, `.huskyrc.cjs`, `husky.config.js`, `husky.config.cjs`. None of those
-// names is protected, and a configuration there is not read: the person's `.huskyrc` is the agent's to
-// rewrite (and the `scripts.lint` it runs too), and their next commit runs it.
-test(
-  'U3 (dontAsk): husky 4 with its hooks in .huskyrc — sandboxed Bash rewrites .huskyrc; the person’s next commit runs nothing of the agent’s',
-  hole('U3: husky 4’s configuration files other than package.json are neither protected nor read'),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const root = husky4Project((r) => {
-      writeFileSync(path.join(r, 'package.json'), JSON.stringify({ name: 'x', scripts: { lint: 'true' } }));
-      writeFileSync(path.join(r, '.huskyrc'), JSON.stringify({ hooks: { 'pre-commit': 'npm run lint' } }));
-    });
-    const mark = path.join(marks, 'u3');
-    const out = await tool(root, 'dontAsk', 'Bash', {
-      command: `printf '{"hooks":{"pre-commit":"env > ${mark}"}}' > .huskyrc && echo written`,
-    });
-    t.diagnostic(`${out.status}: ${out.text.slice(0, 500)}`);
-    assert.deepEqual({ ran: personCommitRan(root, mark) }, { ran: false }, read(mark).slice(0, 200));
-  },
-);
-
-// U3b: husky 1-4's runner falls back to husky < 1's `scripts.<hook without its first dash>` for a hook
-// its configuration does not name (husky/src/runner/index.ts getOldCommand: `scripts.postcheckout`,
-// `scripts.prepush`, `scripts.postmerge`…), and husky 4 installs every git hook. T15's fix reads the
-// `husky.hooks` lines; `scripts.postcheckout` is no key anything protects: one call adds it, and the
-// person's next `git checkout` runs it.
-test(
-  'U3b (dontAsk): husky 4 — sandboxed Bash adds scripts.postcheckout (husky < 1’s fallback); the person’s next checkout runs nothing of the agent’s',
-  hole('U3b: husky 4’s scripts.<hook> fallback keys are not protected'),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const manifest = { name: 'x', scripts: { lint: 'true' }, husky: { hooks: { 'pre-commit': 'npm run lint' } } };
-    const root = husky4Project((r) => writeFileSync(path.join(r, 'package.json'), JSON.stringify(manifest)));
-    const mark = path.join(marks, 'u3b');
-    const out = await tool(root, 'dontAsk', 'Bash', {
-      command: `node -e 'const f="package.json", m=JSON.parse(require("fs").readFileSync(f)); m.scripts.postcheckout="env > ${mark}"; require("fs").writeFileSync(f, JSON.stringify(m))' && echo added`,
-    });
-    t.diagnostic(`${out.status}: ${out.text.slice(0, 500)}`);
-    personGit(root, 'checkout', '-q', '-b', 'topic');
-    assert.doesNotMatch(read(mark), /PERSON_SECRET=/, 'the person’s checkout ran the agent’s script');
-  },
-);
-
 // U4: sequencerPatches.ts refuses a patch file whose body git am would decode (`Content-Transfer-Encoding:
 // base64` or `quoted-printable`: its names are not in the text) — read as the VALUE starting with the
 // word. git's mailinfo.c handle_content_transfer_encoding takes any value CONTAINING it (`strcasestr`,
@@ -344,7 +227,7 @@ test(
 test(
   'U7 rule: what the run: lines of a configuration lefthook’s extends: names make each commit run is protected',
   {
-    ...hole('U7: lefthook extends: files are protected but not read'),
+    // Closed on main f6d6dc5 (lead: extends: files read like the main configuration); failed on 432d02e.
   },
   () => {
     const run = 'pre-commit:\n  commands:\n    lint:\n      run: sh scripts/lint.sh\n';
@@ -369,7 +252,8 @@ test(
 // of captainhook.json, read as a command line), its `action` commands are never read.
 test(
   'U7b rule: what the actions of a configuration CaptainHook’s config.includes names run is protected',
-  hole('U7b: CaptainHook includes files are protected but not read'),
+  // Closed on main f6d6dc5 (lead: config.includes read like the main configuration); failed on 432d02e.
+  {},
   () => {
     const root = project((r) => {
       exe(path.join(r, 'scripts', 'x.sh'), '#!/bin/sh\n');
