@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { regularText } from '../files/regularText';
+import { lefthookRemotes } from './lefthookRemotes';
 import type { ProtectedEntry } from './protect';
 
 /** One way a line of the person's hook may run: the command and the directory it runs from. */
@@ -160,42 +161,6 @@ const LEFTHOOK_CONFIGS = ['lefthook', '.lefthook', '.config/lefthook'].flatMap((
   ['', '-local'].flatMap((l) => ['yml', 'yaml', 'toml', 'json', 'jsonc'].map((x) => `${b}${l}.${x}`)),
 );
 
-/**
- * Where lefthook keeps the repositories of its `remotes:` (`remote:` before 1.0) in the git directory
- * (`git rev-parse --git-path info`): `info/lefthook-remotes/<name>[-<ref>]` (1.2 and later), `info/remotes/<name>`
- * before. It merges their configs into every run and pulls them with git there: writable by a command
- * (`.git/info` is), they ran the agent's `run:` (round t's lead). Protected whole whenever lefthook runs
- * (absent: undone when a command makes them): whether a config uses remotes is the config's own business
- * (`extends:`), and the directory means nothing to anything else.
- */
-const LEFTHOOK_REMOTES = ['lefthook-remotes', 'remotes'];
-/** Remote repositories and config files per remote read for their `run:` lines, at the most. */
-const MAX_REMOTES = 32;
-
-function lefthookRemotes(bodies: readonly string[], root: string, commonDir: string, out: FrameworkRuns): void {
-  const configs = new Set(['lefthook.yml']);
-  for (const b of bodies)
-    for (const v of [...yamlValues(b, 'configs'), ...yamlValues(b, 'config')])
-      for (const c of v.split(/\s+/)) if (c !== '' && !c.startsWith('-')) configs.add(c);
-  for (const name of LEFTHOOK_REMOTES) {
-    const dir = path.join(commonDir, 'info', name);
-    absentUndone(out.gitEntries, dir, 'dir');
-    let remotes: fs.Dirent[];
-    try {
-      remotes = fs.readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory());
-    } catch {
-      continue; // none yet
-    }
-    // Their `run:` lines run from the project's top, as the project's own config's do.
-    for (const r of remotes.slice(0, MAX_REMOTES))
-      for (const c of [...configs].slice(0, MAX_REMOTES)) {
-        const body = text(path.join(dir, r.name, c));
-        for (const run of body === undefined ? [] : yamlValues(body, 'run'))
-          out.readings.push({ command: run, cwd: root });
-      }
-  }
-}
-
 function lefthook(scripts: readonly string[], root: string, out: FrameworkRuns, commonDir?: string): void {
   if (!scripts.some((s) => LEFTHOOK.test(s))) return;
   const bodies: string[] = [];
@@ -203,7 +168,10 @@ function lefthook(scripts: readonly string[], root: string, out: FrameworkRuns, 
   for (const d of ['.lefthook', '.lefthook-local']) absentUndone(out.entries, path.join(root, d), 'dir');
   const seen = new Set<string>();
   for (const name of LEFTHOOK_CONFIGS) lefthookConfig(path.join(root, name), root, out, seen, bodies);
-  if (commonDir !== undefined) lefthookRemotes(bodies, root, commonDir, out);
+  if (commonDir === undefined) return;
+  const remotes = lefthookRemotes(bodies, root, commonDir, yamlValues);
+  out.gitEntries.push(...remotes.entries);
+  out.readings.push(...remotes.readings);
 }
 
 /** Configuration files lefthook's `extends:` chains read at most (U7: they are read like the main one). */
