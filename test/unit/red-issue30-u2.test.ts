@@ -26,7 +26,7 @@ before(async () => (skip = await red.setUp()));
 // `reword` commits P1's tree and runs its hook.
 test(
   'U14 (dontAsk): a stopped rebase whose orig-head puts the hook back on a hook-replacing parent — the person’s --abort, then rebase -i with reword, run nothing of the agent’s',
-  hole('U14: the todo-word screen of the state files reads the tip commit only'),
+  {}, // closed by the lead: movedRefs.ts todoScreen screens the commits a word brings in (refRange.ts); failed on main 2e0efc6
   async (t) => {
     if (skip) return t.skip(skip);
     const root = hookedProject();
