@@ -54,7 +54,7 @@ export const ROOMS = [
   {
     room: 'sandbox',
     paths: ['src/sandbox/', 'src/worktree/git/'],
-    imports: ['core', 'hostProcess', 'toolProtocol', 'permissions'],
+    imports: ['core', 'hostProcess', 'files', 'toolProtocol', 'permissions'],
     packages: ['node', '@anthropic-ai/sandbox-runtime'],
   },
   {

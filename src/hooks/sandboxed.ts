@@ -11,7 +11,8 @@
 import { randomBytes } from 'node:crypto';
 import type { SandboxHost } from '../sandbox/host';
 import { callEnded, callSpawned, callStarting, killCallProcesses } from '../sandbox/reaper';
-import { hookPlacement, sessionSandboxPlan, undoProtected, type Protection } from '../sandbox/sessionPlan';
+import { hookPlacement, sessionSandboxPlan, type Protection } from '../sandbox/sessionPlan';
+import { undoProtected } from '../sandbox/afterCall';
 import { holdSessionTemp } from '../sandbox/sessionTemp';
 import type { SandboxSettings } from '../sandbox/settings';
 import { hookOutputFiles } from '../permissions/protectedPaths';

@@ -19,13 +19,8 @@ import type { PreparedCommand, SandboxHost } from '../sandbox/host';
 import { sandboxEnabled } from '../sandbox/policy';
 import { callEnded, callSpawned, callStarting, killCallProcesses } from '../sandbox/reaper';
 import { currentPlatform } from '../sandbox/host';
-import {
-  hookPlacement,
-  protectionScan,
-  sessionSandboxPlan,
-  undoProtected,
-  type Protection,
-} from '../sandbox/sessionPlan';
+import { hookPlacement, protectionScan, sessionSandboxPlan, type Protection } from '../sandbox/sessionPlan';
+import { undoProtected } from '../sandbox/afterCall';
 import { settleTreeEvents } from '../sandbox/treeWatch';
 import { holdSessionTemp } from '../sandbox/sessionTemp';
 import type { SandboxSettings } from '../sandbox/settings';

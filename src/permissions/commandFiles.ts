@@ -1,8 +1,8 @@
 // Hook and MCP server commands → the files they run (the control files of a session's hooks and
 // stdio MCP servers, protected like its settings: src/permissions/protectedPaths.ts). Pure but for
 // reading a script a command names, to follow the scripts it runs in turn.
-import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { regularText } from '../files/regularText';
 import { isInside } from './paths';
 
 /** Task runners: the file each one reads its tasks from (relative to the hook's cwd). */
@@ -268,28 +268,6 @@ function scriptReferences(files: Set<string>, root: string, home: string | undef
         });
     }
     frontier = next;
-  }
-}
-
-/**
- * The text of `p` when it is a regular file of at most `max` bytes; undefined otherwise. Opened
- * without following a link and without blocking, then checked on the descriptor: a FIFO a command
- * put in its place would hold the worker's one thread at every tool call (red team t, T19b).
- */
-function regularText(p: string, max: number): string | undefined {
-  let fd: number;
-  try {
-    fd = fs.openSync(p, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
-  try {
-    const st = fs.fstatSync(fd);
-    return st.isFile() && st.size <= max ? fs.readFileSync(fd, 'utf8') : undefined;
-  } catch {
-    return undefined;
-  } finally {
-    fs.closeSync(fd);
   }
 }
 

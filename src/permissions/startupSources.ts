@@ -7,9 +7,10 @@
 // read for every path under HOME they name; each such path outside the dot-entries is write-denied
 // with the installation around it. A list of installers' own directories backs the rule up (a
 // start-up file that names them through a variable the reading cannot follow).
-import { lstatSync, readFileSync, readdirSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import * as path from 'node:path';
+import { regularText } from '../files/regularText';
 import { isInside } from './paths';
 import { HOME_TOOLCHAIN_PATHS } from './homeReads';
 
@@ -200,13 +201,9 @@ function installationOf(p: string, home: string): string | undefined {
 
 /** The paths under HOME one start-up file (or configuration) names; none when it is absent, a directory or unreadable. */
 function startupFileNames(file: string, home: string): string[] {
-  try {
-    const st = statOf(file);
-    if (!st || st.isDirectory()) return [];
-    return namedHomePaths(readFileSync(file, 'utf8').slice(0, MAX_BYTES), home);
-  } catch {
-    return [];
-  }
+  // Followed (a dotfiles `.bashrc` link is the shell's too); never a FIFO (files/regularText.ts).
+  const text = regularText(file, MAX_BYTES, { follow: true, prefix: true });
+  return text === undefined ? [] : namedHomePaths(text, home);
 }
 
 /**

@@ -12,6 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { regularTextOrNull } from '../files/regularText';
 
 const PROC_FD = `/proc/${process.pid}/fd`;
 /** Linux's O_PATH (not in fs.constants): a descriptor that names an entry without the right to read it. */
@@ -337,22 +338,6 @@ export function undoDirectoryLink(parent: string, name: string, was: string | un
  * t, T13, T14: ENOTDIR from a FILE `.git/sequencer` or `.git/objects/info` skipped every screen after).
  */
 export function readRegularFile(p: string, max: number): string | undefined | null {
-  let st: fs.Stats | undefined;
-  try {
-    st = fs.lstatSync(p, { throwIfNoEntry: false });
-  } catch (err) {
-    return errno(err) === 'ENOTDIR' ? undefined : null;
-  }
-  if (!st) return undefined;
-  if (!st.isFile() || st.size > max) return null;
-  try {
-    const fd = fs.openSync(p, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
-    try {
-      return fs.readFileSync(fd, 'latin1');
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    return null;
-  }
+  // Opened without blocking or following a link, checked on the descriptor, read to `max` only (files/regularText.ts).
+  return regularTextOrNull(p, max, { encoding: 'latin1' });
 }

@@ -12,8 +12,11 @@ import * as path from 'node:path';
 /** What one control file names: files it loads, and directories it puts on the person's PATH. */
 export interface NamedByConfig {
   files: string[];
-  /** `managed`: a package manager writes there (node_modules/.bin, a virtualenv's bin). */
-  pathDirs: { dir: string; managed: boolean }[];
+  /**
+   * `managed`: a package manager writes there (node_modules/.bin, a virtualenv's bin). `names`: the
+   * programs the person runs from it besides those named like theirs (a mise or asdf `path:` tool's own).
+   */
+  pathDirs: { dir: string; managed: boolean; names?: string[] }[];
 }
 
 /** The simple commands of a shell text, as words (quotes removed; `$…` and `$(…)` kept as written). */
@@ -108,11 +111,72 @@ function layoutDirs(name: string, dir: string, layoutBins: (direnvDir: string) =
   return [path.join(dir, '.venv', 'bin'), ...layoutBins(path.join(dir, '.direnv'))];
 }
 
-/** Files each Nix `use` reads (Nix code, evaluated by the person's direnv). */
+/** Files each Nix `use` reads (Nix code, evaluated by the person's direnv), in the directory it names. */
 const USE_FILES: Record<string, string[]> = {
   nix: ['shell.nix', 'default.nix'],
   flake: ['flake.nix', 'flake.lock'],
 };
+/** Options of `nix-shell` / `nix print-dev-env` and how many words each takes after it. */
+const NIX_OPTION_WORDS: Record<string, number> = {
+  '-A': 1,
+  '--attr': 1,
+  '-I': 1,
+  '--arg': 2,
+  '--argstr': 2,
+  '--option': 2,
+  '--override-input': 2,
+  '--profile': 1,
+};
+
+/**
+ * The Nix files a `use nix <args>` / `use flake <installable>` reads (round t's lead): `use nix ./ci/shell.nix`
+ * (a file; a directory: its `default.nix`), `use flake ./nix#dev` / `path:./nix` (that directory's
+ * flake.nix and flake.lock). With no argument, the defaults in the `.envrc`'s directory. `-p`/`--packages`
+ * names packages, not files; a flake reference with a scheme (`github:`) is no project file.
+ */
+function useFiles(kind: string, args: readonly string[], dir: string): string[] {
+  const defaults = USE_FILES[kind];
+  if (!defaults) return [];
+  const named: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '-p' || a === '--packages') break;
+    if (a.startsWith('-')) {
+      i += NIX_OPTION_WORDS[a] ?? 0;
+      continue;
+    }
+    named.push(a);
+  }
+  if (named.length === 0) return defaults.map((f) => path.join(dir, f));
+  const out: string[] = [];
+  for (const a of named) {
+    const ref = kind === 'flake' ? a.replace(/^(?:path:|git\+file:(?:\/\/)?)/, '').replace(/[#?].*$/, '') : a;
+    if (kind === 'flake' && /^[\w+.-]+:/.test(ref)) continue; // github:, nixpkgs: … not a project file
+    const p = resolveWord(ref === '' ? '.' : ref, dir);
+    if (p === undefined) continue;
+    if (kind === 'nix' && p.endsWith('.nix')) out.push(p);
+    else out.push(...(kind === 'nix' ? ['default.nix', 'shell.nix'] : defaults).map((f) => path.join(p, f)));
+  }
+  return out;
+}
+
+/** Path literals in Nix code that name Nix or shell files (`import ./nix/shell.nix`, `${./scripts/env.sh}`). */
+const NIX_PATHS = /(?<![\w/.-])(\.{1,2}\/[\w./+-]*\.(?:nix|sh|bash))(?![\w/])/g;
+/** Nix files followed through their path literals, at the most (per `.envrc`). */
+const MAX_NIX_FILES = 64;
+
+/** `files` and the Nix and shell files their path literals name in turn (from each file's directory). */
+function withNixImports(files: readonly string[], read: (file: string) => string | undefined): string[] {
+  const out = [...files];
+  for (let i = 0; i < out.length && out.length < MAX_NIX_FILES; i++) {
+    if (!out[i]!.endsWith('.nix')) continue;
+    for (const m of (read(out[i]!) ?? '').matchAll(NIX_PATHS)) {
+      const p = path.resolve(path.dirname(out[i]!), m[1]!);
+      if (!out.includes(p) && out.length < MAX_NIX_FILES) out.push(p);
+    }
+  }
+  return out;
+}
 
 /**
  * What an `.envrc` in `dir` loads and puts on PATH. `read(file)`: a file's text (for `dotenv`'s
@@ -174,7 +238,7 @@ export function envrcNames(
         if (args[0] !== undefined) dirs.push(...layoutDirs(args[0], dir, layoutBins));
         break;
       case 'use':
-        for (const f of USE_FILES[args[0] ?? ''] ?? []) files.push(path.join(dir, f));
+        files.push(...withNixImports(useFiles(args[0] ?? '', args.slice(1), dir), read));
         break;
       case 'export':
       default: {

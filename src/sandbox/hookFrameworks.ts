@@ -11,6 +11,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { LINT_STAGED_CONFIGS } from '../permissions/protectedPaths';
+import { regularText } from '../files/regularText';
+import { lefthookRemotes } from './lefthookRemotes';
 import type { ProtectedEntry } from './protect';
 
 /** One way a line of the person's hook may run: the command and the directory it runs from. */
@@ -23,15 +25,8 @@ type Entry = Omit<ProtectedEntry, 'existed'> & { existed?: boolean };
 
 const CONFIG_BYTES = 256 * 1024;
 
-function text(file: string): string | undefined {
-  try {
-    const st = fs.lstatSync(file);
-    if (!st.isFile() || st.size > CONFIG_BYTES) return undefined;
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
+/** A configuration file's text (no link followed, never a FIFO: files/regularText.ts). */
+const text = (file: string): string | undefined => regularText(file, CONFIG_BYTES);
 
 /** A YAML scalar as written (quotes taken off), roughly: enough to read it as a command line. */
 function scalar(v: string): string {
@@ -96,8 +91,8 @@ function jsonStrings(json: string): string[] {
 }
 
 /** A directory the framework reads: protected; absent, left writable and undone when a call makes it. */
-function absentUndone(out: FrameworkRuns, p: string, kind: 'dir'): void {
-  out.entries.push({ path: p, kind, ...(fs.existsSync(p) ? {} : { absentUndone: true }) });
+function absentUndone(out: Entry[], p: string, kind: 'dir'): void {
+  out.push({ path: p, kind, ...(fs.existsSync(p) ? {} : { absentUndone: true }) });
 }
 
 /**
@@ -164,7 +159,7 @@ function preCommitVenv(script: string, root: string, out: FrameworkRuns): void {
     }
     for (const lib of libs) {
       const site = path.join(venv, 'lib', lib, 'site-packages');
-      absentUndone(out, path.join(site, 'pre_commit'), 'dir');
+      absentUndone(out.entries, path.join(site, 'pre_commit'), 'dir');
       for (const name of ['sitecustomize.py', 'usercustomize.py'])
         out.entries.push({
           path: path.join(site, name),
@@ -188,12 +183,17 @@ const LEFTHOOK_CONFIGS = ['lefthook', '.lefthook', '.config/lefthook'].flatMap((
   ['', '-local'].flatMap((l) => ['yml', 'yaml', 'toml', 'json', 'jsonc'].map((x) => `${b}${l}.${x}`)),
 );
 
-function lefthook(scripts: readonly string[], root: string, out: FrameworkRuns): void {
+function lefthook(scripts: readonly string[], root: string, out: FrameworkRuns, commonDir?: string): void {
   if (!scripts.some((s) => LEFTHOOK.test(s))) return;
+  const bodies: string[] = [];
   // `source_dir` (`.lefthook/<hook>/<script>`) and `source_dir_local`: whole.
-  for (const d of ['.lefthook', '.lefthook-local']) absentUndone(out, path.join(root, d), 'dir');
+  for (const d of ['.lefthook', '.lefthook-local']) absentUndone(out.entries, path.join(root, d), 'dir');
   const seen = new Set<string>();
-  for (const name of LEFTHOOK_CONFIGS) lefthookConfig(path.join(root, name), root, out, seen);
+  for (const name of LEFTHOOK_CONFIGS) lefthookConfig(path.join(root, name), root, out, seen, bodies);
+  if (commonDir === undefined) return;
+  const remotes = lefthookRemotes(bodies, root, commonDir, yamlValues);
+  out.gitEntries.push(...remotes.entries);
+  out.readings.push(...remotes.readings);
 }
 
 /** Configuration files lefthook's `extends:` chains read at most (U7: they are read like the main one). */
@@ -204,12 +204,13 @@ const MAX_LEFTHOOK_FILES = 32;
  * the files its `extends:` names read the same way (red team u, U7: an extended file was protected
  * but never read, so the scripts its `run:` lines run were the agent's to rewrite).
  */
-function lefthookConfig(file: string, root: string, out: FrameworkRuns, seen: Set<string>): void {
+function lefthookConfig(file: string, root: string, out: FrameworkRuns, seen: Set<string>, bodies: string[]): void {
   if (seen.has(file) || seen.size >= MAX_LEFTHOOK_FILES) return;
   seen.add(file);
   const body = text(file);
   out.entries.push({ path: file, kind: 'file', ...(body === undefined ? { absentUndone: true } : {}) });
   if (body === undefined) return;
+  bodies.push(body);
   // T16: a command's `root:` is where its `run:` runs (every run read from every root: over-approximate),
   // `templates:` values are put into `run:` lines (`{wrap} fmt`), `rc:` is sourced before each command.
   const cwds = [root, ...yamlValues(body, 'root').map((r) => path.resolve(root, r))].filter(
@@ -231,10 +232,10 @@ function lefthookConfig(file: string, root: string, out: FrameworkRuns, seen: Se
     .filter(Boolean)) {
     out.readings.push({ command: `true ${ext}`, cwd: root });
     for (const f of globFiles(path.resolve(root, ext.replace(/^~(?=\/|$)/, os.homedir()))))
-      lefthookConfig(f, root, out, seen);
+      lefthookConfig(f, root, out, seen, bodies);
   }
   for (const d of [...yamlValues(body, 'source_dir'), ...yamlValues(body, 'source_dir_local')])
-    absentUndone(out, path.resolve(root, d), 'dir');
+    absentUndone(out.entries, path.resolve(root, d), 'dir');
 }
 
 /** The files a path with `*`, `?` or `[…]` components names now (itself when it has none); bounded. */
@@ -461,6 +462,8 @@ export const withTemplateValues = (line: string): string =>
 export interface FrameworkRuns {
   /** The framework's configuration files (and directories) to protect. */
   entries: Entry[];
+  /** Those in the repository's git directory (lefthook's remotes), which the caller keeps apart. */
+  gitEntries: Entry[];
   /** The command lines the configuration makes each commit run, read as a hook's lines. */
   readings: Reading[];
 }
@@ -468,18 +471,20 @@ export interface FrameworkRuns {
 /**
  * For the person's hook scripts (`scripts`, their texts) and what they run (`readings`: the hook's
  * lines, and the package.json scripts those run): the frameworks among them and what their
- * configuration in the working tree `root` makes each commit run. `found`: the protected entries the
- * walk found (protect.ts scanProtected), lint-staged's configurations below `root` among them.
+ * configuration in the working tree `root` (and the repository's common git directory `commonDir`)
+ * makes each commit run. `found`: the protected entries the walk found (protect.ts scanProtected),
+ * lint-staged's configurations below `root` among them.
  */
 export function hookFrameworkRuns(
   scripts: readonly string[],
   readings: readonly Reading[],
   root: string,
+  commonDir?: string,
   found: readonly string[] = [],
 ): FrameworkRuns {
-  const out: FrameworkRuns = { entries: [], readings: [] };
+  const out: FrameworkRuns = { entries: [], gitEntries: [], readings: [] };
   preCommit(scripts, root, out);
-  lefthook(scripts, root, out);
+  lefthook(scripts, root, out, commonDir);
   packageHooks(scripts, root, out);
   husky4(scripts, root, out);
   captainHook(scripts, root, out);

@@ -12,6 +12,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { regularText } from '../files/regularText';
 import { hookControlFiles, roughWords, RUNNER_FILES } from '../permissions/commandFiles';
 import { EVERY_MANIFEST, type HookedKeys } from './manifestBins';
 
@@ -183,9 +184,8 @@ function runsOf(command: string): Runs {
 /** A package.json as JSON (undefined when it cannot be read). */
 function manifestOf(manifest: string): Record<string, unknown> | undefined {
   try {
-    const st = fs.statSync(manifest);
-    if (!st.isFile() || st.size > 4 << 20) return undefined;
-    const j = JSON.parse(fs.readFileSync(manifest, 'utf8').replace(/^\uFEFF/, '')) as unknown;
+    // Followed, as npm follows a linked package.json; never a FIFO (files/regularText.ts).
+    const j = JSON.parse((regularText(manifest, 4 << 20, { follow: true }) ?? '').replace(/^\uFEFF/, '')) as unknown;
     return j && typeof j === 'object' && !Array.isArray(j) ? (j as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
@@ -203,14 +203,8 @@ const MAX_WORKSPACES = 500;
 
 /** The `packages:` globs of a pnpm-workspace.yaml (a list of strings; unreadable: none). */
 function pnpmGlobs(file: string): string[] {
-  let text: string;
-  try {
-    const st = fs.statSync(file);
-    if (!st.isFile() || st.size > 1 << 20) return [];
-    text = fs.readFileSync(file, 'utf8');
-  } catch {
-    return [];
-  }
+  const text = regularText(file, 1 << 20, { follow: true });
+  if (text === undefined) return [];
   const out: string[] = [];
   let inPackages = false;
   for (const line of text.split('\n')) {

@@ -31,7 +31,7 @@ export function wayIdentities(paths: Iterable<string>, roots: readonly string[])
     if (root === undefined) continue;
     for (let d = path.dirname(p); d !== root && !out.has(d) && d !== path.dirname(d); d = path.dirname(d)) {
       if (out.size >= MAX_DIRECTORIES) return out;
-      const st = fs.lstatSync(d, { throwIfNoEntry: false });
+      const st = lstat(d);
       if (st?.isDirectory()) out.set(d, `${st.dev}:${st.ino}`);
       else if (!st) out.set(d, ABSENT);
     }
@@ -50,7 +50,7 @@ export function cutLinkedWays(ways: ReadonlyMap<string, string>, rel: (p: string
   const dirs = [...ways.keys()].sort((a, b) => a.split(path.sep).length - b.split(path.sep).length);
   for (const d of dirs) {
     if (cut.some((c) => d.startsWith(c + path.sep))) continue;
-    if (!fs.lstatSync(d, { throwIfNoEntry: false })?.isSymbolicLink()) continue;
+    if (!lstat(d)?.isSymbolicLink()) continue;
     try {
       const was = ways.get(d);
       const done = undoDirectoryLink(path.dirname(d), path.basename(d), was === ABSENT ? undefined : was);
@@ -62,6 +62,19 @@ export function cutLinkedWays(ways: ReadonlyMap<string, string>, rel: (p: string
     }
   }
   return notes;
+}
+
+/**
+ * `d`'s own status, or undefined when there is none to see: absent, or a way above it no directory (a
+ * FILE made where a directory was: ENOTDIR), a loop, unsearchable. Never throws (session 26, round t's
+ * lead: cutLinkedWays' ENOTDIR was "Error calling tool Bash" and every check after it was skipped).
+ */
+function lstat(d: string): fs.Stats | undefined {
+  try {
+    return fs.lstatSync(d, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
 }
 
 function rootOf(p: string, roots: readonly string[]): string | undefined {

@@ -439,13 +439,17 @@ export function todoScreen(before: RefSnapshots): (gitDir: string, word: string)
     const common = commonDirOf(gitDir);
     const was = before.get(common);
     const base = was ? resolveName(was, 'HEAD').oids[0] : undefined;
+    const olds = was ? oldOids(was) : new Set<string>();
     let found = false;
     for (const w of [`refs/rewritten/${word}`, word]) {
       const r = git(gitDir, ['rev-parse', '--verify', '-q', `${w}^{commit}`]);
       const oid = r.stdout.trim().toLowerCase();
       if (r.code !== 0 || !/^[0-9a-f]{40,64}$/.test(oid)) continue;
       found = true;
-      if (carriesGitDirectory(common, oid) || carriesHooks(common, oid, base, hookPathspecs(common))) return true;
+      const specs = hookPathspecs(common);
+      // U14: the commits it brings in too (a tip that puts the hook back on a parent that replaces it).
+      if (carriesGitDirectory(common, oid) || carriesHooks(common, oid, base, specs)) return true;
+      if (rangeChangesHooks(common, oid, olds, specs)) return true;
     }
     return !found && /^[0-9a-f]{4,}$/i.test(word);
   };

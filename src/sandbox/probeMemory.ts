@@ -93,32 +93,50 @@ export function probeKey(): string {
 
 const memoryFile = (): string => path.join(programCacheRoot(), FILE);
 
-/** Whether an "available" answer under `key` is remembered and younger than PROBE_MEMORY_MS. */
-export function rememberedAvailable(key: string, now = Date.now()): boolean {
+/** How many keys the record keeps (a person's projects, a test suite's PATHs), the newest. */
+const MAX_KEYS = 16;
+
+/** The record's keys and when each was probed; empty when it is absent, not ours, or not a record. */
+function remembered(): Record<string, number> {
   const file = memoryFile();
   try {
     const st = fs.lstatSync(file, { throwIfNoEntry: false });
-    if (!st?.isFile() || st.uid !== process.getuid?.() || (st.mode & 0o022) !== 0) return false;
+    if (!st?.isFile() || st.uid !== process.getuid?.() || (st.mode & 0o022) !== 0) return {};
   } catch {
-    return false;
+    return {};
   }
-  const text = readRegularFile(file, 1024);
-  if (typeof text !== 'string') return false;
+  const text = readRegularFile(file, 4096);
+  if (typeof text !== 'string') return {};
   try {
-    const r = JSON.parse(text) as { key?: unknown; at?: unknown };
-    return r.key === key && typeof r.at === 'number' && now >= r.at && now - r.at < PROBE_MEMORY_MS;
+    const r = JSON.parse(text) as { keys?: unknown };
+    if (typeof r.keys !== 'object' || r.keys === null || Array.isArray(r.keys)) return {};
+    return Object.fromEntries(
+      Object.entries(r.keys as Record<string, unknown>).filter(
+        (e): e is [string, number] => /^[0-9a-f]{64}$/.test(e[0]) && typeof e[1] === 'number',
+      ),
+    );
   } catch {
-    return false;
+    return {};
   }
+}
+
+/** Whether an "available" answer under `key` is remembered and younger than PROBE_MEMORY_MS. */
+export function rememberedAvailable(key: string, now = Date.now()): boolean {
+  const at = remembered()[key];
+  return at !== undefined && now >= at && now - at < PROBE_MEMORY_MS;
 }
 
 /** Remembers an "available" answer under `key` (best effort: an unwritable cache only costs the next probe). */
 export function rememberAvailable(key: string, now = Date.now()): void {
   const file = memoryFile();
   const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  const keys = Object.entries({ ...remembered(), [key]: now })
+    .filter(([, at]) => now >= at && now - at < PROBE_MEMORY_MS)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, MAX_KEYS);
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    fs.writeFileSync(tmp, JSON.stringify({ key, at: now }), { mode: 0o600, flag: 'wx' });
+    fs.writeFileSync(tmp, JSON.stringify({ keys: Object.fromEntries(keys) }), { mode: 0o600, flag: 'wx' });
     fs.renameSync(tmp, file);
   } catch {
     fs.rmSync(tmp, { force: true });

@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { regularText } from '../files/regularText';
 import { parseGitConfig } from '../hostProcess/gitConfigText';
 import { hookControlFiles } from '../permissions/commandFiles';
 import type { HookedKeys } from './manifestBins';
@@ -16,15 +17,8 @@ import type { ProtectedEntry } from './protect';
 
 const MAX_CONFIG_BYTES = 1024 * 1024;
 
-function readConfig(file: string): string | undefined {
-  try {
-    const st = fs.lstatSync(file);
-    if (!st.isFile() || st.size > MAX_CONFIG_BYTES) return undefined;
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
+/** A config's (or a hook script's) text (no link followed, never a FIFO: files/regularText.ts). */
+const readConfig = (file: string): string | undefined => regularText(file, MAX_CONFIG_BYTES);
 
 const expand = (v: string, base: string) =>
   v === '~' || v.startsWith('~/') ? path.join(os.homedir(), v.slice(1)) : path.resolve(base, v);
@@ -51,31 +45,76 @@ function runsCommand(section: string, sub: string | undefined, key: string, valu
 /** A `.git` that is a file (a linked worktree, a submodule): the directory its `gitdir:` line names. */
 export function gitDirOf(root: string): string | undefined {
   const dotGit = path.join(root, '.git');
-  const st = fs.lstatSync(dotGit, { throwIfNoEntry: false });
+  let st: fs.Stats | undefined;
+  try {
+    st = fs.lstatSync(dotGit, { throwIfNoEntry: false });
+  } catch {
+    return undefined; // a way to it that is no directory (ENOTDIR), unsearchable
+  }
   if (st?.isDirectory()) return dotGit;
   if (!st?.isFile() || st.size > 4096) return undefined;
   const m = /^gitdir:\s*(.+?)\s*$/m.exec(readConfig(dotGit) ?? '');
   const dir = m ? path.resolve(root, m[1]!) : undefined;
-  return dir && fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory() ? dir : undefined;
+  try {
+    return dir && fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory() ? dir : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Does the repository at the work tree `tree` run hooks of its own: an entry other than a `.sample` in its
+ * hooks directory, or a `core.hooksPath` in its config? A repository a command made has none after the
+ * check (its hooks removed, its config reduced to keys that run nothing): the person's come first in
+ * the nested scan (red team u, U9: 70 empty `.git` directories pushed theirs out of its 64 places).
+ */
+export function hasOwnHooks(tree: string): boolean {
+  const gitDir = gitDirOf(tree);
+  if (gitDir === undefined) return false;
+  const common = commonDirOf(gitDir);
+  try {
+    if (fs.readdirSync(path.join(common, 'hooks')).some((n) => !n.endsWith('.sample'))) return true;
+  } catch {
+    // no hooks directory
+  }
+  return /hookspath/i.test(readConfig(path.join(common, 'config')) ?? '');
 }
 
 /** Directories above a working directory looked at for the repository around it, at the most. */
 const MAX_ENCLOSING = 32;
 
 /**
- * The work tree of the repository around each working directory that is none itself, as git finds
- * it (the nearest directory above with a `.git`: red team t, T18 — a session in a monorepo's
- * `packages/x`, whose hooks run `sh packages/x/scripts/check.sh`).
+ * Is `gitDir` a repository's git directory as git's discovery takes it: a `HEAD`, and an `objects`
+ * directory or a `commondir` (a linked worktree's)? An empty `.git` the command made is none (git
+ * walks past it: red team u, U6, U9).
+ */
+export function isRepositoryDir(gitDir: string): boolean {
+  const at = (n: string) => {
+    try {
+      return fs.lstatSync(path.join(gitDir, n), { throwIfNoEntry: false });
+    } catch {
+      return undefined;
+    }
+  };
+  return at('HEAD') !== undefined && (at('objects')?.isDirectory() === true || at('commondir')?.isFile() === true);
+}
+
+/**
+ * The work tree of the repository around each working directory, as git finds it from there (the
+ * nearest directory above with a `.git` that is a repository: red team t, T18 — a session in a
+ * monorepo's `packages/x`, whose hooks run `sh packages/x/scripts/check.sh`). Looked for whatever the
+ * working directory holds: a `.git` there (an empty one the command made, or a nested repository of
+ * the person's) does not keep the hooks above from running the files below it (red team u, U6).
  */
 export function enclosingTrees(roots: readonly string[]): string[] {
   const out = new Set<string>();
   for (const root of roots) {
-    if (fs.lstatSync(path.join(root, '.git'), { throwIfNoEntry: false })) continue;
     let dir = root;
     for (let i = 0; i < MAX_ENCLOSING && path.dirname(dir) !== dir; i++) {
       dir = path.dirname(dir);
-      if (!fs.lstatSync(path.join(dir, '.git'), { throwIfNoEntry: false })) continue;
-      if (gitDirOf(dir) !== undefined) out.add(dir);
+      const gitDir = gitDirOf(dir);
+      if (gitDir === undefined || !isRepositoryDir(gitDir)) continue;
+      out.add(dir);
       break;
     }
   }
@@ -102,6 +141,7 @@ function hookTargets(
   roots: readonly string[],
   inside: (p: string) => boolean,
   readings: Reading[],
+  git: { common: string; entries: Entry[] },
   found: readonly string[],
 ): Entry[] {
   const out: Entry[] = [];
@@ -142,8 +182,15 @@ function hookTargets(
     .filter((l) => !/^\s*#/.test(l))
     .flatMap((l) => hookLineReadings(l, root));
   // A hook framework's launcher: what its configuration makes each commit run (hookFrameworks.ts).
-  const framework = hookFrameworkRuns(scripts, [...lines, ...hookPackageRuns(lines, roots).lines], root, found);
+  const framework = hookFrameworkRuns(
+    scripts,
+    [...lines, ...hookPackageRuns(lines, roots).lines],
+    root,
+    git.common,
+    found,
+  );
   out.push(...framework.entries.filter((e) => inside(e.path)));
+  git.entries.push(...framework.gitEntries.filter((e) => inside(e.path)));
   for (const r of [...lines, ...framework.readings]) {
     readings.push(r);
     // A framework's `node x.js` line: the package.json files node reads stay the agent's (their keys that
@@ -278,7 +325,10 @@ function scanRepositories(
       if (!inGit(f)) out.push({ path: f, kind: 'file' });
     const hooks = hooksPath !== undefined ? expand(hooksPath, root) : path.join(common, 'hooks');
     if (hooksPath !== undefined && inside(hooks) && !inGit(hooks)) out.push({ path: hooks, kind: 'gitHooks' });
-    for (const e of hookTargets(hooks, root, roots, inside, readings, found)) if (!inGit(e.path)) out.push(e);
+    // What a hook framework keeps in the git directory itself (lefthook's remotes): kept as it is.
+    const git = { common, entries: [] as Entry[] };
+    for (const e of hookTargets(hooks, root, roots, inside, readings, git, found)) if (!inGit(e.path)) out.push(e);
+    out.push(...git.entries);
   }
   return out;
 }

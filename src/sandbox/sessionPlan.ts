@@ -4,13 +4,13 @@
 // session's temp dir minus the protected paths of THOSE directories (never the worker's cwd); reads
 // everywhere but credentials, the worker's private state (the store) and other sessions' temp
 // directories; network only to the session's allowed domains (src/sandbox/policy.ts runtimePlan).
-import { cutLinkedWays, wayIdentities } from './linkedWays';
+import { wayIdentities } from './linkedWays';
 import { lstatSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AgentContext } from '../core/context';
 import { registerSessionDirectories, sandboxScratchDirectories } from '../hostProcess/door';
-import { restoreWorkerLinks, workerCodeInside } from '../hostProcess/workerCode';
+import { workerCodeInside } from '../hostProcess/workerCode';
 import { currentPlatform, type SandboxHost, type SandboxAvailability } from './host';
 import { expandTilde, runtimePlan, sandboxEnabled, writableDirectories, type RuntimePlan } from './policy';
 import {
@@ -19,26 +19,32 @@ import {
   gitDirScan,
   protectedDenyWrite,
   scanProtected,
-  undoProtectedWrites,
   type ProtectedScan,
 } from './protect';
-import { manifestBins, undoManifestBins, type ManifestState } from './manifestBins';
-import { isLintManifest, lintKeysOf, undoLintKeys, type LintState } from './lintKeys';
-import { refSnapshots, todoScreen, undoCarriedRefs, type RefSnapshots } from './movedRefs';
-import { stagedSnapshots, undoStagedHooks, type StagedSnapshots } from './stagedHooks';
-import { objectSnapshots, undoForgedObjects, type ObjectSnapshots } from './movedObjects';
-import { todoSnapshots, undoTodoExecs, type TodoSnapshots } from './sequencerState';
+import { manifestBins, type ManifestState } from './manifestBins';
+import { isLintManifest, lintKeysOf, type LintState } from './lintKeys';
+import { refSnapshots, type RefSnapshots } from './movedRefs';
+import { stagedSnapshots, type StagedSnapshots } from './stagedHooks';
+import { objectSnapshots, type ObjectSnapshots } from './movedObjects';
+import { todoSnapshots, type TodoSnapshots } from './sequencerState';
 import { gitEntriesOf, protectedEntriesOf } from './treeWatch';
 import { detachHardLinks } from './hardLinks';
 import { withLinks } from './entryState';
-import { enclosingTrees, hookManifestKeys, repositoryConfigTargets } from './repoConfigTargets';
+import {
+  enclosingTrees,
+  gitDirOf,
+  hasOwnHooks,
+  hookManifestKeys,
+  isRepositoryDir,
+  repositoryConfigTargets,
+} from './repoConfigTargets';
 import { toolConfigTargets } from './toolConfigTargets';
 import { sessionTempDir, sessionTempRoot } from './sessionTemp';
 import type { SandboxSettings } from './settings';
 import { worktreeGitAccess } from '../worktree/git';
 import { personPath, sandboxPrograms } from '../hostProcess/programs';
 import { sandboxGitConfigEnv } from '../hostProcess/sandboxGitConfig';
-import { endedChecked } from './liveWriters';
+import { recheckUnchecked } from './uncheckedCalls';
 
 let runtimeRoot: string | undefined;
 
@@ -189,6 +195,8 @@ export async function sessionSandboxPlan(scope: SessionCommandScope): Promise<Se
   let protection: Protection | undefined;
   if (!scope.settings?.filesystem?.disabled) {
     const roots = [...new Set(workingDirectories.map(realOrSelf))];
+    // The checks after an earlier call here that threw (afterCall.ts): run again first; still throwing, no command.
+    const rechecked = await recheckUnchecked(roots, scope.who);
     const extra = [...(scope.controlFiles ?? [])];
     // Inside a git directory (a worktree's git access) no protected name configures anything: not a root to guard.
     const allowed = (settings?.filesystem?.allowWrite ?? []).map((p) => realOrSelf(expandTilde(p, os.homedir())));
@@ -228,7 +236,7 @@ export async function sessionSandboxPlan(scope: SessionCommandScope): Promise<Se
     };
     protection.todos = todoSnapshots(protection.objects!.gitDirs);
     protection.ways = wayIdentities(waysOf(protection), nameRoots);
-    if (detached.length > 0) protection.live = detached;
+    if (detached.length > 0 || rechecked.length > 0) protection.live = [...rechecked, ...detached];
   }
   const readable = [...(scope.readable ?? [])];
   // The worker's private state is read- and write-denied: a writable directory inside it would be
@@ -341,11 +349,15 @@ export function protectionScan(p: Pick<Protection, 'roots' | 'extra' | 'gitRoots
 
 /** The person's repositories below the working directories whose configuration is read, at the most. */
 const MAX_NESTED_REPOSITORIES = 64;
+/** Recorded `.git` entries looked at for them, at the most (shallowest first). */
+const MAX_NESTED_CANDIDATES = 1_024;
 
 /**
  * The working directories, then the work trees of the repositories below them (each `.git` the tree
- * watches record), shallowest first, MAX_NESTED_REPOSITORIES at the most (red team t, T2: the hooks
- * of a person's repository in a folder of checkouts, or nested in a monorepo, were writable).
+ * watches record that is a repository), MAX_NESTED_REPOSITORIES at the most (red team t, T2: the hooks
+ * of a person's repository in a folder of checkouts, or nested in a monorepo, were writable): those
+ * with hooks of their own first (red team u, U9: empty `.git` directories a command made took every
+ * place), then the shallowest.
  */
 function repositoryTrees(roots: readonly string[], gitRoots: readonly string[]): string[] {
   const seen = new Set(roots);
@@ -358,8 +370,17 @@ function repositoryTrees(roots: readonly string[], gitRoots: readonly string[]):
       nested.push(tree);
     }
   const depth = (p: string) => p.split(path.sep).length;
-  nested.sort((a, b) => depth(a) - depth(b) || (a < b ? -1 : 1));
-  return [...roots, ...nested.slice(0, MAX_NESTED_REPOSITORIES)];
+  const byDepth = (a: string, b: string) => depth(a) - depth(b) || (a < b ? -1 : 1);
+  const repos = nested
+    .sort(byDepth)
+    .slice(0, MAX_NESTED_CANDIDATES)
+    .filter((t) => {
+      const g = gitDirOf(t);
+      return g !== undefined && isRepositoryDir(g);
+    });
+  const hooked = new Set(repos.filter(hasOwnHooks));
+  repos.sort((a, b) => Number(hooked.has(b)) - Number(hooked.has(a)) || byDepth(a, b));
+  return [...roots, ...repos.slice(0, MAX_NESTED_REPOSITORIES)];
 }
 
 /** The git directories (not pointers) at the roots and below every writable root (the tree watches' record). */
@@ -380,7 +401,7 @@ function hasContentOf(p: string): boolean {
 }
 
 /** A path as the tool result names it: relative to the working directory holding it. */
-function relativeTo(roots: readonly string[]): (p: string) => string {
+export function relativeTo(roots: readonly string[]): (p: string) => string {
   return (p) => {
     const r = roots.find((x) => withinDirectories(p, [x]));
     return r ? path.relative(r, p) || '.' : p;
@@ -407,15 +428,6 @@ function recordedFiles(
   return [...out];
 }
 
-/** After a sandboxed command: the protected paths it wrote anyway (a repository it created), undone. */
-export async function undoProtected(protection: Protection): Promise<string[]> {
-  try {
-    return await undoProtectedNow(protection);
-  } finally {
-    endedChecked(protection);
-  }
-}
-
 /**
  * The protected paths whose ways (linkedWays.ts) are recorded: the scan's entries, absent names too
  * (T21: a way directory absent at the scan made a link), the manifests.
@@ -423,42 +435,6 @@ export async function undoProtected(protection: Protection): Promise<string[]> {
 function waysOf(p: Protection): string[] {
   const entries = [...p.scan.entries.values()].map((e) => e.path);
   return [...entries, ...(p.manifests?.keys() ?? []), ...(p.lint?.keys() ?? [])];
-}
-
-async function undoProtectedNow(protection: Protection): Promise<string[]> {
-  // A directory on the way made a link first: every put-back below goes through the ways the scan saw.
-  const cut = protection.ways ? cutLinkedWays(protection.ways, relativeTo(protection.roots)) : [];
-  const after = protectionScan(protection);
-  const undone = undoProtectedWrites(
-    protection.scan,
-    after,
-    protection.denyWrite,
-    protection.nameRoots ?? protection.roots,
-  );
-  // A protected file the command gave another name (a hard link: `git init sub && ln sub/.git/config
-  // sub/notes.txt`) is a copy of itself again before the next command can write it (M11).
-  for (const n of detachHardLinks(after, protection.gitRoots, relativeTo(protection.roots)))
-    if (!undone.includes(n)) undone.push(n);
-  if (protection.manifests) undone.push(...undoManifestBins(manifestsOf(protection), protection.manifests));
-  if (protection.lint) undone.push(...undoLintKeys(lintFilesOf(protection), protection.lint));
-  // Objects first: the ref screen then reads what a checkout would write.
-  if (protection.objects) undone.push(...(await undoForgedObjects(protection.objects, relativeTo(protection.roots))));
-  if (protection.refs) undone.push(...undoCarriedRefs(protection.refs));
-  if (protection.staged)
-    undone.push(...undoStagedHooks(protection.staged, relativeTo(protection.roots), { afterCall: true }));
-  if (protection.todos && protection.objects)
-    undone.push(
-      ...undoTodoExecs(
-        protection.todos,
-        protection.objects.gitDirs,
-        relativeTo(protection.roots),
-        protection.refs && todoScreen(protection.refs),
-      ),
-    );
-  const live = protection.live?.splice(0) ?? [];
-  // The worker CLI's `.bin` link, repointed or removed by the command: put back (red team, issue 30, H-1).
-  const links = restoreWorkerLinks().filter((n) => !undone.includes(n) && !live.includes(n));
-  return [...cut, ...live, ...undone.filter((n) => !live.includes(n)), ...links];
 }
 
 /**

@@ -17,23 +17,18 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { regularText } from '../files/regularText';
 import { personPath } from '../hostProcess/programs';
 import { hookControlFiles } from '../permissions/commandFiles';
 import { tomlKeys } from './configKeys';
 import { dotenvPathDirs, envrcNames, pathValueDirs, type NamedByConfig } from './envrcNames';
 import { fingerprint, type ProtectedEntry } from './protect';
+import { lstat } from './treeNames';
 
 const MAX_CONFIG_BYTES = 256 * 1024;
 
-function readSmall(file: string): string | undefined {
-  try {
-    const st = fs.lstatSync(file);
-    if (!st.isFile() || st.size > MAX_CONFIG_BYTES) return undefined;
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
+/** A control file's text (no link followed, never a FIFO: files/regularText.ts). */
+const readSmall = (file: string): string | undefined => regularText(file, MAX_CONFIG_BYTES);
 
 /** mise's project configs, relative to a directory (its `config_root`), as mise looks them up. */
 const MISE_CONFIGS = [
@@ -49,14 +44,17 @@ const MISE_CONFIGS = [
   '.mise/config.toml',
 ];
 const PYTHON_VERSION_FILES = ['.python-version', '.python-versions'];
+/** asdf's and mise's version file (a protected name itself). */
+const TOOL_VERSIONS = '.tool-versions';
 
-type Kind = 'envrc' | 'mise' | 'python';
+type Kind = 'envrc' | 'mise' | 'python' | 'toolVersions';
 
 /** What kind of control file `file` is (by its place), and the directory its relative paths start from. */
 function configKind(file: string): { kind: Kind; root: string } | undefined {
   const name = path.basename(file).toLowerCase();
   const dir = path.dirname(file);
   if (name === '.envrc') return { kind: 'envrc', root: dir };
+  if (name === TOOL_VERSIONS) return { kind: 'toolVersions', root: dir };
   if (PYTHON_VERSION_FILES.includes(name)) return { kind: 'python', root: dir };
   if (/^\.?mise(\.[^/]+)?\.toml$/.test(name)) {
     const up = path.basename(dir);
@@ -75,11 +73,11 @@ function configKind(file: string): { kind: Kind; root: string } | undefined {
   return undefined;
 }
 
-/** The control files of these kinds in `dir` now. */
+/** The control files of these kinds in `dir` now (never throws: a `.config` FILE holds none — red team u, U8). */
 function configsIn(dir: string): string[] {
-  return ['.envrc', ...PYTHON_VERSION_FILES, ...MISE_CONFIGS]
+  return ['.envrc', TOOL_VERSIONS, ...PYTHON_VERSION_FILES, ...MISE_CONFIGS]
     .map((n) => path.join(dir, n))
-    .filter((f) => fs.lstatSync(f, { throwIfNoEntry: false })?.isFile());
+    .filter((f) => lstat(f)?.isFile());
 }
 
 /** A request line of `.python-version` that is a path to a program (uv, rye), not a version. */
@@ -91,6 +89,33 @@ const pathRequest = (line: string) => {
     (l.includes('/') || l.includes(path.sep) || l.startsWith('.') || l.startsWith('~'))
   );
 };
+
+/**
+ * A `path:` tool version (mise's `[tools] node = "path:./tools/node"`, asdf's and mise's `.tool-versions`
+ * `nodejs path:./tools/node`): the tool is that directory, its `bin` on the person's PATH (round t's
+ * lead) — its programs named like the person's, and the tool's own name (`terraform` for
+ * `aqua:hashicorp/terraform`), are protected there. Relative: from the config's directory.
+ */
+function pathVersionDir(tool: string, version: string, root: string): NamedByConfig['pathDirs'][number] | undefined {
+  const m = /^path:(.+)$/.exec(version.trim());
+  if (!m) return undefined;
+  const dir = path.resolve(root, m[1]!.replace(/^~(?=\/|$)/, os.homedir()));
+  const name = tool.split(/[:/]/).pop()!.replace(/@.*$/, '');
+  return { dir: path.join(dir, 'bin'), managed: false, ...(name ? { names: [name] } : {}) };
+}
+
+/** What a `.tool-versions` names: the `bin` of each `path:` version. */
+function toolVersionsNames(text: string, root: string): NamedByConfig {
+  const pathDirs: NamedByConfig['pathDirs'] = [];
+  for (const line of text.split('\n')) {
+    const [tool, ...versions] = line.replace(/#.*$/, '').trim().split(/\s+/);
+    for (const v of tool ? versions : []) {
+      const d = pathVersionDir(tool!, v, root);
+      if (d) pathDirs.push(d);
+    }
+  }
+  return { files: [], pathDirs };
+}
 
 const strings = (raw: string) => [...raw.matchAll(/"((?:[^"\\]|\\.)*)"|'([^']*)'/g)].map((m) => m[1] ?? m[2] ?? '');
 
@@ -111,6 +136,11 @@ function miseNames(text: string, root: string, roots: readonly string[]): NamedB
   for (const k of keys) {
     const [top, u, what, sub] = k.path;
     if (top === 'hooks' && k.path.length >= 2) hooks.push(...strings(k.value));
+    if (top === 'tools' && u !== undefined)
+      for (const v of strings(k.value)) {
+        const d = pathVersionDir(u, v, root);
+        if (d) out.pathDirs.push(d);
+      }
     if (top === 'env' && u === 'PATH')
       out.pathDirs.push(
         ...strings(k.value)
@@ -164,6 +194,7 @@ export function namedBy(file: string, roots: readonly string[]): NamedByConfig {
   if (!k || text === undefined) return none;
   if (k.kind === 'envrc') return envrcNames(text, k.root, readSmall, layoutBins);
   if (k.kind === 'mise') return miseNames(text, k.root, roots);
+  if (k.kind === 'toolVersions') return toolVersionsNames(text, k.root);
   const lines = text.split('\n').filter(pathRequest);
   if (lines.length === 0) return none;
   // The file itself too: a version file naming a path is the person's (kept) or the command's (removed).
@@ -233,7 +264,7 @@ function controlFilesFor(roots: readonly string[], found: Iterable<string>): str
       for (const f of configsIn(d)) out.add(f);
       if (path.dirname(d) === d) break;
     }
-  for (const f of found) if (configKind(f) && fs.lstatSync(f, { throwIfNoEntry: false })?.isFile()) out.add(f);
+  for (const f of found) if (configKind(f) && lstat(f)?.isFile()) out.add(f);
   return [...out];
 }
 
@@ -242,10 +273,14 @@ function controlFilesFor(roots: readonly string[], found: Iterable<string>): str
  * it is a link: the link, and the entries of where it leads inside `roots`). `roots` themselves count
  * (`PATH_add .`).
  */
-function addPathDir(dir: string, managed: boolean, roots: readonly string[], out: Map<string, Entry>): void {
+function addPathDir(
+  { dir, managed, names }: NamedByConfig['pathDirs'][number],
+  roots: readonly string[],
+  out: Map<string, Entry>,
+): void {
   if (!inside(dir, roots) && !roots.includes(dir)) return;
   let real = dir;
-  if (fs.lstatSync(dir, { throwIfNoEntry: false })?.isSymbolicLink()) {
+  if (lstat(dir)?.isSymbolicLink()) {
     out.set(dir, { path: dir, kind: 'file' });
     try {
       real = fs.realpathSync(dir);
@@ -263,7 +298,7 @@ function addPathDir(dir: string, managed: boolean, roots: readonly string[], out
   const programs = personPrograms(managed);
   for (const e of entries) {
     // A directory is never run by name (`test/` beside a `/usr/bin/test`): only what could be.
-    if (!programs.has(e.name) || e.isDirectory()) continue;
+    if ((!programs.has(e.name) && !names?.includes(e.name)) || e.isDirectory()) continue;
     const p = path.join(real, e.name);
     if (out.has(p)) continue;
     out.set(p, managed ? { path: p, kind: 'file', loose: fingerprint(p) } : { path: p, kind: 'file' });
@@ -280,7 +315,7 @@ export function toolConfigTargets(roots: readonly string[], found: Iterable<stri
   for (const config of controlFilesFor(roots, found)) {
     const named = namedBy(config, roots);
     for (const f of named.files) if (inside(f, roots) && !out.has(f)) out.set(f, { path: f, kind: 'file' });
-    for (const d of named.pathDirs) addPathDir(d.dir, d.managed, roots, out);
+    for (const d of named.pathDirs) addPathDir(d, roots, out);
   }
   return [...out.values()];
 }
@@ -300,7 +335,11 @@ export function toolConfigWriteRefusal(abs: string, after: string): string | und
       const named = namedBy(config, roots);
       const why = named.files.includes(abs)
         ? 'loads it with no new approval'
-        : named.pathDirs.some((p) => p.dir === path.dirname(abs) && personPrograms(p.managed).has(path.basename(abs)))
+        : named.pathDirs.some(
+              (p) =>
+                p.dir === path.dirname(abs) &&
+                (personPrograms(p.managed).has(path.basename(abs)) || p.names?.includes(path.basename(abs))),
+            )
           ? `puts its directory on the person's PATH, and ${path.basename(abs)} is the name of one of their programs`
           : undefined;
       if (why)

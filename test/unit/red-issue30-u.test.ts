@@ -52,7 +52,7 @@ const WAY_UNDER_FILE = process.env.U_CONTROL ? 'true' : 'rm -rf packages && touc
 // branch (a commit replacing the person's hook) stays; the person's checkout of it and next commit run it.
 test(
   'U1 (dontAsk): P1’s branch, with the parent of a recorded way directory made a file — the person’s checkout of it and next commit run nothing of the agent’s',
-  hole('U1: cutLinkedWays throws ENOTDIR on a way below a file; every later screen is skipped'),
+  {}, // closed (leadu): linkedWays.ts' lstat never throws, and afterCall.ts runs each screen in its own try
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project((r) => {
@@ -75,7 +75,7 @@ test(
 // swallows ENOTDIR alone still fails here.
 test(
   'U1c (dontAsk, an ordinary user): P1’s branch, with the directory holding a recorded way made 000 — the person’s checkout of it and next commit run nothing of the agent’s',
-  hole('U1c: cutLinkedWays throws EACCES on a way below a directory made 000'),
+  {}, // closed (leadu): linkedWays.ts' lstat never throws (EACCES too)
   async (t) => {
     const run = await runAsOrdinaryUser<{ name: string; exitCode: number; ran: boolean; output: string }>(
       path.join(__dirname, '..', 'support', 'ownerScreens.js'),
@@ -98,7 +98,7 @@ test(
 // repository: its ways are recorded, depth 3) stays when `packages/x` (depth 2) throws first.
 test(
   'U1b (dontAsk): T21’s .config link in a nested repository, with a shallower way’s parent made a file — no configuration of the agent’s is there after the call',
-  hole('U1b: cutLinkedWays stops at its first throw; the deeper links stay'),
+  {}, // closed (leadu): linkedWays.ts' lstat never throws, so the loop reaches the deeper ways
   async (t) => {
     if (skip) return t.skip(skip);
     const lib = path.join('libs', 'a');
@@ -202,7 +202,7 @@ test(
 // `scripts/check.sh`, which the person's hook runs, is the agent's again.
 test(
   'U6 (dontAsk, a session in a subdirectory of the repository): an empty .git directory there, then T18’s script — the person’s next commit runs nothing of the agent’s',
-  hole('U6: enclosingTrees skips a working directory with any .git entry, an empty one the command made too'),
+  {}, // closed (leadu): enclosingTrees looks above whatever .git the working directory holds (a repository only)
   async (t) => {
     if (skip) return t.skip(skip);
     const repo = project((r) => exe(path.join(r, 'packages', 'x', 'scripts', 'check.sh'), '#!/bin/sh\nexit 0\n'));
@@ -283,7 +283,7 @@ test(
 // scan throws: each later tool call of every session in the project fails (toolSession.ts:102 too).
 test(
   'U8 (dontAsk): P1’s branch, with .config made a file — the person’s checkout of it and next commit run nothing of the agent’s',
-  hole('U8: toolConfigTargets throws ENOTDIR under a .config file; the check after the call stops there'),
+  {}, // closed (leadu): afterCall.ts runs each screen in its own try; toolConfigTargets.ts' lstat never throws
   async (t) => {
     if (skip) return t.skip(skip);
     const root = hookedProject();
@@ -299,7 +299,7 @@ test(
 
 test(
   'U8b (dontAsk): with .config made a file by one call, the session’s next tool call still runs',
-  hole('U8b: every scan and permission context of a project with a .config file throws'),
+  {}, // closed (leadu): toolConfigTargets.ts configsIn's lstat never throws (a .config FILE holds no config)
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();
@@ -323,7 +323,7 @@ test(
 // script is read-only.
 test(
   'U9 (dontAsk): 70 empty .git directories, then the script the hook of the person’s repository at libs/a runs — the person’s next commit there runs nothing of the agent’s',
-  hole('U9: empty .git directories the command made fill repositoryTrees’ 64 places'),
+  {}, // closed (leadu): repositoryTrees counts repositories only, those with hooks of their own first
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project((r) => {

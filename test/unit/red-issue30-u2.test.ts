@@ -4,7 +4,7 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { holeGate, redTeamUnit } from '../support/redTeamUnit';
+import { redTeamUnit } from '../support/redTeamUnit';
 import { hookCommit } from '../support/plantCommit';
 
 const red = redTeamUnit({
@@ -14,7 +14,6 @@ const red = redTeamUnit({
   bait: { ANTHROPIC_API_KEY: 'sk-ant-BAIT-U-api', ZEPHYR_LEDGER_SECRET: 'BAIT-U-ledger' },
 });
 const { marks, read, hookedProject, personGit, tool } = red;
-const hole = holeGate('R30U_HOLES');
 let skip: string | false = false;
 before(async () => (skip = await red.setUp()));
 
@@ -26,7 +25,7 @@ before(async () => (skip = await red.setUp()));
 // `reword` commits P1's tree and runs its hook.
 test(
   'U14 (dontAsk): a stopped rebase whose orig-head puts the hook back on a hook-replacing parent — the person’s --abort, then rebase -i with reword, run nothing of the agent’s',
-  hole('U14: the todo-word screen of the state files reads the tip commit only'),
+  {}, // closed by the lead: movedRefs.ts todoScreen screens the commits a word brings in (refRange.ts); failed on main 2e0efc6
   async (t) => {
     if (skip) return t.skip(skip);
     const root = hookedProject();

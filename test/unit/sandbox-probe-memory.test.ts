@@ -88,3 +88,19 @@ test('unit: a changed program on the PATH, an hour, a foreign, linked, writable 
   rememberAvailable(before, now);
   assert.equal(rememberedAvailable(before, now + 1), true, 'written again over the bad one');
 });
+
+test('unit: several keys are remembered (a person with several projects), the newest sixteen within the hour', () => {
+  rmSync(cache, { recursive: true, force: true });
+  const now = 9_000_000;
+  const keys = Array.from({ length: 17 }, (_, i) => i.toString(16).padStart(64, '0'));
+  keys.forEach((k, i) => rememberAvailable(k, now + i));
+  assert.equal(rememberedAvailable(keys[0] as string, now + 20), false, 'the oldest of seventeen is dropped');
+  for (const k of keys.slice(1)) assert.equal(rememberedAvailable(k, now + 20), true);
+  rememberAvailable(keys[1] as string, now + PROBE_MEMORY_MS + 5);
+  assert.equal(rememberedAvailable(keys[2] as string, now + PROBE_MEMORY_MS + 6), false, 'an hour old');
+  assert.equal(
+    rememberedAvailable(keys[1] as string, now + PROBE_MEMORY_MS + 6),
+    true,
+    'probed again: remembered anew',
+  );
+});

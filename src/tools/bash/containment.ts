@@ -15,7 +15,8 @@ import type { PermissionResult, ToolUseContext } from '../../toolProtocol/Tool';
 import { standaloneCd } from './command';
 import type { BashInput } from './schema';
 
-export { undoProtected, type Protection } from '../../sandbox/sessionPlan';
+export { type Protection } from '../../sandbox/sessionPlan';
+export { undoProtected } from '../../sandbox/afterCall';
 export { settleTreeEvents } from '../../sandbox/treeWatch';
 
 /** How this call runs, from the session's sandbox settings (none outside a session: no sandbox). */

@@ -1,0 +1,108 @@
+// The checks after a sandboxed command (what the deny list fixed at its start could not stop: a
+// repository it made, a branch carrying a hook, a forged object…), one screen after another. Each
+// screen runs in its own try (session 26, round t's lead; T13/T14's class): a throw in one no longer
+// skips the later ones. A screen that threw fails CLOSED: its note says so, and the session's next
+// sandboxed command in those directories first runs it again — and does not run while it still
+// throws (uncheckedCalls.ts, asked by sessionPlan.ts sessionSandboxPlan).
+import { restoreWorkerLinks } from '../hostProcess/workerCode';
+import { detachHardLinks } from './hardLinks';
+import { undoLintKeys } from './lintKeys';
+import { cutLinkedWays } from './linkedWays';
+import { endedChecked } from './liveWriters';
+import { undoManifestBins } from './manifestBins';
+import { undoForgedObjects } from './movedObjects';
+import { todoScreen, undoCarriedRefs } from './movedRefs';
+import { undoProtectedWrites, type ProtectedScan } from './protect';
+import { undoTodoExecs } from './sequencerState';
+import { lintFilesOf, manifestsOf, protectionScan, relativeTo, type Protection } from './sessionPlan';
+import { undoStagedHooks } from './stagedHooks';
+import { recordUnchecked } from './uncheckedCalls';
+
+/** After a sandboxed command: the protected paths it wrote anyway (a repository it created), undone. */
+export async function undoProtected(protection: Protection): Promise<string[]> {
+  try {
+    return await undoProtectedNow(protection);
+  } finally {
+    endedChecked(protection);
+  }
+}
+
+/** One screen after a call: its name (for a note) and what it does; `after` is the scan the first screens share. */
+interface Screen {
+  name: string;
+  run: (state: { after?: ProtectedScan }) => string[] | Promise<string[]>;
+}
+
+/** The screens of a call's protection, in their order (objects before refs: the ref screen reads what a checkout would write). */
+function screensOf(p: Protection): Screen[] {
+  const rel = relativeTo(p.roots);
+  const screens: Screen[] = [];
+  // A directory on the way made a link first: every put-back below goes through the ways the scan saw.
+  const ways = p.ways;
+  if (ways) screens.push({ name: 'directories on the way (linkedWays)', run: () => cutLinkedWays(ways, rel) });
+  screens.push({
+    name: 'protected paths',
+    run: (s) => {
+      s.after = protectionScan(p);
+      return undoProtectedWrites(p.scan, s.after, p.denyWrite, p.nameRoots ?? p.roots);
+    },
+  });
+  // A protected file the command gave another name (a hard link: `git init sub && ln sub/.git/config
+  // sub/notes.txt`) is a copy of itself again before the next command can write it (M11).
+  screens.push({ name: 'hard links', run: (s) => detachHardLinks(s.after ?? protectionScan(p), p.gitRoots, rel) });
+  const { manifests, lint, objects, refs, staged, todos } = p;
+  if (manifests) screens.push({ name: 'package.json keys', run: () => undoManifestBins(manifestsOf(p), manifests) });
+  if (lint) screens.push({ name: 'linter keys', run: () => undoLintKeys(lintFilesOf(p), lint) });
+  if (objects) screens.push({ name: 'objects', run: () => undoForgedObjects(objects, rel) });
+  if (refs) screens.push({ name: 'refs', run: () => undoCarriedRefs(refs) });
+  if (staged) screens.push({ name: 'the index', run: () => undoStagedHooks(staged, rel, { afterCall: true }) });
+  if (todos && objects)
+    screens.push({
+      name: 'sequencer state',
+      run: () => undoTodoExecs(todos, objects.gitDirs, rel, refs && todoScreen(refs)),
+    });
+  // The worker CLI's `.bin` link, repointed or removed by the command: put back (red team, issue 30, H-1).
+  screens.push({ name: 'the worker’s own link', run: () => restoreWorkerLinks() });
+  return screens;
+}
+
+/** Runs `screens` each in its own try: their notes, and those that threw with why. */
+export async function runScreens(
+  screens: readonly Screen[],
+): Promise<{ notes: string[]; failed: { screen: Screen; why: string }[] }> {
+  const notes: string[] = [];
+  const failed: { screen: Screen; why: string }[] = [];
+  const state: { after?: ProtectedScan } = {};
+  for (const screen of screens) {
+    try {
+      for (const n of await screen.run(state)) if (!notes.includes(n)) notes.push(n);
+    } catch (err) {
+      // Not the pinned `/proc/<pid>/fd/<n>/`: it gives the worker's pid away (red team q, Q20).
+      failed.push({ screen, why: String((err as Error)?.message ?? err).replace(/\/proc\/\d+\/fd\/\d+\//g, '') });
+    }
+  }
+  return { notes, failed };
+}
+
+/** The note of a screen that threw: fail closed. */
+export const uncheckedNote = (name: string, why: string): string =>
+  `${name}: the check after this call could not run (${why}); what it covers may still hold this call's writes, so the next sandboxed command here runs it again first and does not run until it passes`;
+
+async function undoProtectedNow(protection: Protection): Promise<string[]> {
+  const { notes, failed } = await runScreens(screensOf(protection));
+  if (failed.length > 0) {
+    const left = failed.map((f) => f.screen);
+    recordUnchecked({
+      roots: protection.roots,
+      why: failed.map((f) => `${f.screen.name}: ${f.why}`).join('; '),
+      retry: async () => {
+        const again = await runScreens(left);
+        left.splice(0, left.length, ...again.failed.map((f) => f.screen));
+        return { notes: again.notes, failed: again.failed.map((f) => `${f.screen.name}: ${f.why}`) };
+      },
+    });
+    for (const f of failed) notes.push(uncheckedNote(f.screen.name, f.why));
+  }
+  const live = protection.live?.splice(0) ?? [];
+  return [...live, ...notes.filter((n) => !live.includes(n))];
+}
