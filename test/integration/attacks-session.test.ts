@@ -112,8 +112,7 @@ function dropWorkerState(home: string): void {
   // And the sandbox probe's remembered answer in the program cache (src/sandbox/probeMemory.ts).
   const cache = path.join(home, '.cache', 'durable-agent');
   fs.rmSync(path.join(cache, 'sandbox-probe.json'), { force: true });
-  for (const d of [cache, path.dirname(cache)])
-    if (fs.existsSync(d) && fs.readdirSync(d).length === 0) fs.rmdirSync(d);
+  for (const d of [cache, path.dirname(cache)]) if (fs.existsSync(d) && fs.readdirSync(d).length === 0) fs.rmdirSync(d);
 }
 
 test('integration: after a cd, ./ rules stay anchored at the project (Read and Grep of ../.env stay denied)', async () => {
