@@ -6,7 +6,7 @@
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { holeGate, redTeamUnit } from '../support/redTeamUnit';
 import { hookCommit } from '../support/plantCommit';
@@ -136,5 +136,41 @@ test(
     t.diagnostic(words(out));
     personGit(root, 'merge', '-q', 'FETCH_HEAD');
     assert.deepEqual({ ran: personCommitRan(root, mark) }, { ran: false }, read(mark).slice(0, 200));
+  },
+);
+
+// V8: the ref screen runs after the call only (movedRefs.ts from afterCall.ts); the live guard undoes a new
+// `.git`, protected names and a staged hook while a command runs (Q16's third row), not a moved ref. A
+// command (a background task, a dev server: hours) that makes P1's branch and then sleeps leaves it there
+// meanwhile; the person's `git checkout fix` and next commit run the agent's hook long before the screen.
+// (The row waits up to 15 s for the branch to go; without a live screen it never does.)
+test(
+  'V8 (dontAsk, while the command runs): P1’s branch made by a command that then sleeps — the person’s checkout of it and next commit meanwhile run nothing of the agent’s',
+  hole('V8: refs are screened after the call only, not while it runs'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = hookedProject();
+    const mark = path.join(marks, 'v8');
+    const planted = path.join(root, 'planted.txt');
+    const call = tool(root, 'dontAsk', 'Bash', {
+      command: [
+        ...hookCommit(mark),
+        'git update-ref refs/heads/fix "$c"',
+        'touch planted.txt',
+        'for i in $(seq 600); do [ -e done.txt ] && break; sleep 0.05; done',
+      ].join('\n'),
+      timeout: 60_000,
+    });
+    const t0 = Date.now();
+    const branch = () => existsSync(path.join(root, '.git', 'refs', 'heads', 'fix'));
+    while (Date.now() - t0 < 30_000 && (!existsSync(planted) || (branch() && Date.now() - t0 < 15_000)))
+      await new Promise((r) => setTimeout(r, 50));
+    const seen = existsSync(planted);
+    personGit(root, 'checkout', '-q', 'fix');
+    const ran = personCommitRan(root, mark);
+    writeFileSync(path.join(root, 'done.txt'), '');
+    const out = await call;
+    t.diagnostic(words(out, 400));
+    assert.deepEqual({ ran, seen }, { ran: false, seen: true }, read(mark).slice(0, 200));
   },
 );
