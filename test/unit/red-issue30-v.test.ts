@@ -174,3 +174,41 @@ test(
     assert.deepEqual({ ran, seen }, { ran: false, seen: true }, read(mark).slice(0, 200));
   },
 );
+
+// V9: U4's class through another decoding of git's mailinfo. sequencerPatches.ts reads a stopped am's patch
+// files for the names in their headers, refusing any Content-Transfer-Encoding but 7bit/8bit/binary. A
+// `Content-Type: text/plain; format=flowed; delsp=yes` body is un-flowed by mailinfo (git 2.20+: a line
+// ending in a space is joined to the next, the space dropped; a leading space un-stuffed): the patch's
+// `diff --git a/.gith ` + `ooks/pre-commit …` lines become `.githooks/pre-commit`, a name the screen never
+// sees. T3 again: the am's next patch replaces the person's hook; their `git am --skip` applies and
+// commits it, their next commit runs it.
+test(
+  'V9 (dontAsk): a stopped git am whose next patch replaces the person’s pre-commit, sent as format=flowed; delsp=yes — the person’s git am --skip and next commit run nothing of the agent’s',
+  hole('V9: a format=flowed; delsp=yes patch is read as written, git am un-flows it'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = hookedProject();
+    const mark = path.join(marks, 'v9');
+    const split = process.env.V_CONTROL ? '.githooks' : '.gith \\nooks';
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: [
+        ...hookCommit(mark),
+        // T3's two patches: c1 on HEAD changes a.txt, c2 on c1 replaces the hook; the am stops at c1.
+        'i="${TMPDIR:-/tmp}/v9-idx-$$"',
+        'a=$(printf one | git hash-object -w --stdin)',
+        'c1=$(GIT_INDEX_FILE=$i sh -c \'git read-tree HEAD && git update-index --cacheinfo "100644,$0,src/app/a.txt" && git commit-tree "$(git write-tree)" -p HEAD -m one\' "$a")',
+        'c2=$(GIT_INDEX_FILE=$i sh -c \'git read-tree "$0" && git update-index --cacheinfo "100755,$1,.githooks/pre-commit" && git commit-tree "$(git write-tree)" -p "$0" -m tidy\' "$c1" "$b")',
+        'git format-patch --stdout HEAD.."$c2" > "${TMPDIR:-/tmp}/v9.mbox"',
+        'echo local > src/app/a.txt && git commit -qam local',
+        'git am "${TMPDIR:-/tmp}/v9.mbox" >/dev/null 2>&1 || true',
+        // The next patch re-sent as format=flowed: its leading spaces stuffed, the hook's name broken by soft breaks.
+        'f=.git/rebase-apply/0002 e="${TMPDIR:-/tmp}/v9.eml"',
+        `{ sed "/^$/q" $f | sed "\\$d"; echo "Content-Type: text/plain; charset=UTF-8; format=flowed; delsp=yes"; echo; sed "1,/^$/d" $f | sed -e "s/^ / &/" -e "s/\\.githooks/${split}/g"; } > "$e"`,
+        'cat "$e" > $f && grep -c githooks $f; git status | head -3',
+      ].join('\n'),
+    });
+    t.diagnostic(words(out, 700));
+    personGit(root, 'am', '--skip');
+    assert.deepEqual({ ran: personCommitRan(root, mark) }, { ran: false }, read(mark).slice(0, 200));
+  },
+);
