@@ -9,6 +9,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { holeGate, tempBase } from '../support/redTeamUnit';
 import { repositoryConfigTargets } from '../../src/sandbox/repoConfigTargets';
+import { toolConfigTargets } from '../../src/sandbox/toolConfigTargets';
 
 const base = tempBase('r30vr');
 const hole = holeGate('R30V_HOLES');
@@ -143,5 +144,61 @@ test(
       }),
     ];
     assert.deepEqual(left, [], 'frameworks whose configured script is not protected');
+  },
+);
+
+/** Which of `want` toolConfigTargets leaves unprotected in a project holding `files`. */
+function toolOpen(files: Record<string, string>, want: readonly string[]): string[] {
+  const root = path.join(base, `n${++seq}`);
+  for (const [f, body] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, f)), { recursive: true });
+    writeFileSync(path.join(root, f), body);
+  }
+  const got = new Set(toolConfigTargets([root]).map((e) => path.relative(root, e.path)));
+  return want.filter((w) => !got.has(w));
+}
+
+// V12: envrcNames.ts follows the Nix code `use nix` / `use flake` evaluates through path literals ending in
+// `.nix`, `.sh` or `.bash` only (NIX_PATHS). A path literal naming a DIRECTORY is Nix's most common import —
+// `import ./nix { inherit pkgs; }` and `callPackage ./tools/mytool {}` evaluate `<dir>/default.nix` — and a
+// flake's `inputs.x.url = "path:./nix/dev"` evaluates `nix/dev/flake.nix`: none is protected, and the
+// person's next prompt in the project (direnv's hook) evaluates the agent's Nix (which runs what it likes
+// through the shellHook it returns). Control: `import ./nix/dev.nix`.
+test(
+  'V12 rule: the Nix a use nix / use flake evaluates through a directory import or a path: input is protected',
+  hole('V12: Nix path literals naming a directory (default.nix) or a flake path: input are not followed'),
+  () => {
+    const shell = (body: string) => `{ pkgs ? import <nixpkgs> {} }: ${body}\n`;
+    assert.deepEqual(
+      toolOpen(
+        { '.envrc': 'use nix\n', 'shell.nix': shell('import ./nix/dev.nix { inherit pkgs; }'), 'nix/dev.nix': 'x' },
+        ['nix/dev.nix'],
+      ),
+      [],
+      'control: import ./nix/dev.nix',
+    );
+    const left = [
+      ...toolOpen(
+        { '.envrc': 'use nix\n', 'shell.nix': shell('import ./nix { inherit pkgs; }'), 'nix/default.nix': 'x' },
+        ['nix/default.nix'],
+      ),
+      ...toolOpen(
+        {
+          '.envrc': 'use nix\n',
+          'shell.nix': shell('pkgs.mkShell { buildInputs = [ (pkgs.callPackage ./tools/mytool {}) ]; }'),
+          'tools/mytool/default.nix': 'x',
+        },
+        ['tools/mytool/default.nix'],
+      ),
+      ...toolOpen(
+        {
+          '.envrc': 'use flake\n',
+          'flake.nix': '{ inputs.dev.url = "path:./nix/dev"; outputs = { self, dev }: dev.outputs; }\n',
+          'nix/dev/flake.nix': 'x',
+        },
+        ['nix/dev/flake.nix'],
+      ),
+    ];
+    assert.deepEqual(left, [], 'Nix files evaluated at the person’s prompt and not protected');
   },
 );
