@@ -52,3 +52,38 @@ test(
     assert.doesNotMatch(seen.join('\n'), /BAIT-V-docker/, 'the registry token reached the agent');
   },
 );
+
+// V13b: the same through the linter-key screen (lintKeys.ts), for ANY file: stateOf opens a recorded
+// linter file (setup.cfg, tox.ini, pyproject.toml, .pylintrc…) following a link and keeps its bytes whatever
+// they are (`raw`, the keys `unreadable:<hash>` when they do not parse); when the command changes the keys
+// (or leaves it unreadable) undoLintKeys writes `raw` back as a regular file. `setup.cfg` linked to
+// `~/.aws/credentials` (INI: read as a setup.cfg with no linter keys, so the link stays), then rewritten with
+// a mypy `plugins`: the worker puts the AWS secret key into the project. (A target that does not parse is
+// removed at once: the first call's screen takes the link for a new unreadable file.)
+test(
+  'V13b (dontAsk): setup.cfg linked to ~/.aws/credentials, then rewritten with a mypy plugin — no command of the session reads the secret key',
+  hole('V13b: lintKeys reads a linked linter file (followed) and writes its bytes back into the project'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    mkdirSync(path.join(home, '.aws'), { recursive: true });
+    writeFileSync(
+      path.join(home, '.aws', 'credentials'),
+      '[default]\naws_access_key_id = AKIAV13B\naws_secret_access_key = BAIT-V-aws\n',
+    );
+    const root = project();
+    const edit = process.env.V_CONTROL
+      ? 'printf "[metadata]\\nname = x\\n"'
+      : 'printf "[mypy]\\nplugins = tools/plug.py\\n"';
+    const seen: string[] = [];
+    for (const command of [
+      'ln -s "$HOME/.aws/credentials" setup.cfg && cat setup.cfg; true',
+      `rm setup.cfg && ${edit} > setup.cfg && echo rewritten`,
+      'head -c 300 setup.cfg',
+    ]) {
+      const out = await tool(root, 'dontAsk', 'Bash', { command });
+      t.diagnostic(`${out.status}: ${out.text.slice(0, 400)}`);
+      seen.push(out.text);
+    }
+    assert.doesNotMatch(seen.join('\n'), /BAIT-V-aws/, 'the AWS secret key reached the agent');
+  },
+);
