@@ -292,3 +292,39 @@ test(
     assert.deepEqual({ ran: personCommitRan(root, mark) }, { ran: false }, read(mark).slice(0, 200));
   },
 );
+
+// V14: T3's `apply-opt` rule read as a word, not as git's option parser reads it. sequencerPatches.ts
+// refuses an `apply-opt` the command wrote when it matches /--directory/; git am hands the file's options
+// to git apply's parse_options, which takes any unambiguous prefix of a long option: `--dir=.githooks` is
+// `--directory=.githooks` (git apply prepends it to every name). The am's next patch names `pre-commit` —
+// no hook path, with any leading component stripped — and applies to `.githooks/pre-commit`: the person's
+// `git am --skip` commits it, their next commit runs it.
+test(
+  'V14 (dontAsk): a stopped git am whose next patch names pre-commit, with apply-opt --dir=.githooks — the person’s git am --skip and next commit run nothing of the agent’s',
+  hole('V14: apply-opt is matched for --directory only; git takes --dir (any unambiguous prefix)'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = hookedProject();
+    const mark = path.join(marks, 'v14');
+    const opt = process.env.V_CONTROL ? '--directory=.githooks' : '--dir=.githooks';
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: [
+        ...hookCommit(mark),
+        'i="${TMPDIR:-/tmp}/v14-idx-$$"',
+        'a=$(printf one | git hash-object -w --stdin)',
+        'c1=$(GIT_INDEX_FILE=$i sh -c \'git read-tree HEAD && git update-index --cacheinfo "100644,$0,src/app/a.txt" && git commit-tree "$(git write-tree)" -p HEAD -m one\' "$a")',
+        'c2=$(GIT_INDEX_FILE=$i sh -c \'git read-tree "$0" && git update-index --cacheinfo "100755,$1,.githooks/pre-commit" && git commit-tree "$(git write-tree)" -p "$0" -m tidy\' "$c1" "$b")',
+        'git format-patch --stdout HEAD.."$c2" > "${TMPDIR:-/tmp}/v14.mbox"',
+        'echo local > src/app/a.txt && git commit -qam local',
+        'git am "${TMPDIR:-/tmp}/v14.mbox" >/dev/null 2>&1 || true',
+        // The next patch's names without their directory, and git apply told to put it back.
+        'sed -i "s#\\.githooks/##g" .git/rebase-apply/0002',
+        `printf "%s" "'${opt}'" > .git/rebase-apply/apply-opt`,
+        'grep -c githooks .git/rebase-apply/0002; cat .git/rebase-apply/apply-opt; echo; git status | head -2',
+      ].join('\n'),
+    });
+    t.diagnostic(words(out, 700));
+    personGit(root, 'am', '--skip');
+    assert.deepEqual({ ran: personCommitRan(root, mark) }, { ran: false }, read(mark).slice(0, 200));
+  },
+);
