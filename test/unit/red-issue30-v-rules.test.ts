@@ -99,7 +99,7 @@ test(
 // write it so) are not read, and the script their `repo: local` hook runs is the agent's to rewrite.
 // Control: `entry: scripts/x.sh`.
 test(
-  'V6 rule: the script a .pre-commit-config.yaml entry runs is protected when its key is quoted or the file is JSON',
+  'V6 rule: the script a pre-commit or lint-staged YAML configuration runs is protected whatever YAML form names it (quoted key, JSON, block scalar, flow sequence, alias)',
   hole('V6: yamlValues reads no quoted key (JSON-style pre-commit configuration)'),
   () => {
     const hook = 'exec pre-commit hook-impl --config=.pre-commit-config.yaml --hook-type=pre-commit';
@@ -113,7 +113,17 @@ test(
           '{"repos": [{"repo": "local", "hooks": [{"id": "c", "name": "c", "entry": "scripts/x.sh", "language": "script"}]}]}\n',
       },
     });
-    assert.deepEqual(left, [], 'pre-commit configurations whose entry script is not protected');
+    // The same rough readers on lint-staged's YAML: a block scalar and a flow sequence are YAML too.
+    const lintStaged = open('npx lint-staged', {
+      'block scalar': { '.lintstagedrc.yaml': "'*.js': >\n  sh scripts/x.sh\n" },
+      'flow sequence': { '.lintstagedrc.yaml': "'*.js': [sh scripts/x.sh]\n" },
+    });
+    const alias = open(hook, {
+      alias: {
+        '.pre-commit-config.yaml': `x: &e scripts/x.sh\n${local('entry: *e')}`,
+      },
+    });
+    assert.deepEqual([...left, ...lintStaged, ...alias], [], 'YAML configurations whose script is not protected');
   },
 );
 
