@@ -363,3 +363,28 @@ test(
     assert.deepEqual({ ran: personCommitRan(root, mark) }, { ran: false }, read(mark).slice(0, 200));
   },
 );
+
+// V16 (integrity): the retry of a screen that threw (uncheckedCalls.ts) compares with the snapshot taken
+// before the FAILED call, however long ago: what the person did meanwhile counts as that call's. V1's chain
+// makes the 'refs' screen throw; the person removes it as the refusal tells them, and commits a change to
+// their own hook on main; the agent's next command re-runs the screen first, which now passes — and puts
+// main back to where it was before the failed call: the person's commit is gone from their branch.
+test(
+  'V16 (dontAsk): after the ref screen threw, the person’s own commit to their hook made before the agent’s next command is still on main after it',
+  hole('V16: a retried screen judges the person’s later work against the failed call’s snapshot'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = hookedProject();
+    const first = await tool(root, 'dontAsk', 'Bash', {
+      command: [...(process.env.V_CONTROL ? [] : deepChain('.git/logs/refs')), 'echo made'].join('\n'),
+    });
+    t.diagnostic(words(first, 300));
+    execFileSync('rm', ['-rf', path.join(root, '.git', 'logs', 'refs', 'd'.repeat(200))]);
+    red.exe(path.join(root, '.githooks', 'pre-commit'), '#!/bin/sh\necho the person’s own check\nexit 0\n');
+    red.git(root, 'commit', '-qam', 'person: a better hook');
+    const mine = red.git(root, 'rev-parse', 'main').trim();
+    const next = await tool(root, 'dontAsk', 'Bash', { command: 'echo next' });
+    t.diagnostic(words(next, 500));
+    assert.equal(red.git(root, 'rev-parse', 'main').trim(), mine, 'the person’s main was moved back');
+  },
+);
