@@ -23,18 +23,10 @@ const red = redTeamUnit({
   label: 'u',
   bait: { ANTHROPIC_API_KEY: 'sk-ant-BAIT-U-api', ZEPHYR_LEDGER_SECRET: 'BAIT-U-ledger' },
 });
-const { marks, read, project, hookedProject, exe, personGit, tool } = red;
+const { marks, read, project, hookedProject, exe, personGit, personCommitRan, tool } = red;
 const hole = holeGate('R30U_HOLES');
 let skip: string | false = false;
 before(async () => (skip = await red.setUp()));
-
-/** The person's next commit in `root`; did it run the agent's code (their environment in `mark`)? */
-function personCommitRan(root: string, mark: string): boolean {
-  writeFileSync(path.join(root, 'src', 'app', 'b.txt'), 'b\n');
-  personGit(root, 'add', 'src');
-  personGit(root, 'commit', '-qm', 'person work');
-  return read(mark).includes('PERSON_SECRET=');
-}
 
 /** A monorepo's package below the top (`packages/x/package.json`: a recorded way, linkedWays.ts). */
 const withPackage = (r: string) => {
