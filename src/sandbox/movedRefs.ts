@@ -395,8 +395,12 @@ function undoCarriedLogs(gitDir: string, was: RefState, now: RefState, where: st
   const hostile = words.size + [...oids].filter((o) => !screened.has(`${gitDir}\0${o}`)).length > MAX_CHECKS;
   const verdict = new Map<string, boolean>();
   let specs: string[] | undefined;
+  let olds: Set<string> | undefined;
+  // The commits a line's commit brings in too, as for a moved ref (red team v, V2: a tip that puts the hook back on a parent that replaces it).
   const carries = (oid: string) =>
-    carriesGitDirectory(gitDir, oid) || carriesHooks(gitDir, oid, base, (specs ??= hookPathspecs(gitDir)));
+    carriesGitDirectory(gitDir, oid) ||
+    carriesHooks(gitDir, oid, base, (specs ??= hookPathspecs(gitDir))) ||
+    rangeChangesHooks(gitDir, oid, (olds ??= oldOids(was)), specs);
   const bad = (name: string): boolean => {
     if (hostile || name.startsWith('?')) return true;
     let v = verdict.get(name);

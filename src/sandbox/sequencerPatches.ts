@@ -8,8 +8,9 @@
 // component stripped in turn, as `-p<n>` would); one touching the repository's hook paths (the ref
 // screen's P1 rule, movedRefs.ts hookPathspecs) or a `.git` entry — or that cannot be read, or is
 // MIME-encoded (am decodes base64 and quoted-printable bodies), or an `apply-opt` the command wrote
-// that moves the paths (`--directory`) — removes the operation's state, named: it can be neither
-// continued nor skipped into the patch.
+// with an option that may move the paths (anything but the whitespace, context, `-p`, `--reject`,
+// `--include`/`--exclude` options: git reads `--dir` as `--directory`, V14) — removes the
+// operation's state, named: it can be neither continued nor skipped into the patch.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readdirOwned, readRegularFile, removeTree } from './anchored';
@@ -114,13 +115,49 @@ export function encodedBody(text: string): boolean {
   return false;
 }
 
+/**
+ * The options `git am` hands to `git apply` that move no path (am.c: the whitespace ones, context,
+ * `-p`, `--reject`, `--include`/`--exclude`), each word whole. Anything else in an `apply-opt` the
+ * command wrote is refused: git apply's option parser takes any unambiguous prefix of a long option,
+ * `--dir=.githooks` is `--directory=.githooks` (red team v, V14).
+ */
+const SAFE_APPLY_OPT =
+  /^(?:--whitespace=[a-z-]*|--ignore-space-change|--ignore-whitespace|--reject|-C\d+|-p\d+|--(?:in|ex)clude=.*)$/s;
+
+/** Is an `apply-opt` text (git's shell-quoted words, as am reads them: quote.c sq_dequote) only safe options? */
+function applyOptsSafe(text: string): boolean {
+  const s = text.trim();
+  let i = 0;
+  while (i < s.length) {
+    if (/\s/.test(s[i]!)) {
+      i++;
+      continue;
+    }
+    if (s[i] !== "'") return false;
+    let word = '';
+    for (;;) {
+      const end = s.indexOf("'", i + 1);
+      if (end < 0) return false;
+      word += s.slice(i + 1, end);
+      i = end + 1;
+      // `'\''` and `'\!'`: a quote or a `!` between two quoted parts of one word.
+      if (s[i] !== '\\' || (s[i + 1] !== "'" && s[i + 1] !== '!') || s[i + 2] !== "'") break;
+      word += s[i + 1];
+      i += 2;
+    }
+    if (i < s.length && !/\s/.test(s[i]!)) return false;
+    if (!SAFE_APPLY_OPT.test(word)) return false;
+  }
+  return true;
+}
+
 /** Why a patch file the command wrote is refused; undefined when it touches nothing of the hooks. */
 function patchVerdict(p: string, specs: readonly string[]): string | undefined {
   const text = readRegularFile(p, MAX_PATCH);
   if (text === undefined) return undefined;
   if (text === null) return 'is no regular file (or too big to read)';
   if (path.basename(p) === 'apply-opt')
-    return /--directory/.test(text) ? 'moves the paths the patches touch (--directory)' : undefined;
+    return applyOptsSafe(text) ? undefined : 'holds an option git apply may read as --directory (it moves the paths)';
   if (encodedBody(text)) return 'is encoded (not read)';
   return touchesHooks(patchNames(text), specs)
     ? 'changes the repository’s hooks or carries a git directory'
