@@ -11,7 +11,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { holeGate, redTeamUnit } from '../support/redTeamUnit';
+import { redTeamUnit } from '../support/redTeamUnit';
 import { hookCommit } from '../support/plantCommit';
 import { repositoryConfigTargets } from '../../src/sandbox/repoConfigTargets';
 import { runAsOrdinaryUser } from '../support/ordinaryUser';
@@ -24,7 +24,6 @@ const red = redTeamUnit({
   bait: { ANTHROPIC_API_KEY: 'sk-ant-BAIT-U-api', ZEPHYR_LEDGER_SECRET: 'BAIT-U-ledger' },
 });
 const { marks, read, project, hookedProject, exe, personGit, personCommitRan, tool } = red;
-const hole = holeGate('R30U_HOLES');
 let skip: string | false = false;
 before(async () => (skip = await red.setUp()));
 
@@ -347,7 +346,7 @@ test(
 // at each retry of the agent's.
 test(
   'U10 (sessions apart): a thousand empty .git directories in the project do not hold the worker’s event loop (a timer’s lag under 1 s) at the next call',
-  hole('U10: the per-repository work of a call is synchronous and unbounded in the command’s empty .git directories'),
+  {}, // closed (fixv): the screens' per-repository work in slices (loopSlices.ts), a `.git` that is no repository denied only in what it holds
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();
