@@ -6,14 +6,14 @@
 // next commit ran the agent's hook. After each command, each patch file it created or changed is read
 // for the paths it touches (git's headers: `diff --git`, `---`/`+++`, `rename`/`copy`; every leading
 // component stripped in turn, as `-p<n>` would); one touching the repository's hook paths (the ref
-// screen's P1 rule, movedRefs.ts hookPathspecs) or a `.git` entry — or that cannot be read, or is
+// screen's P1 rule, hookPathspecs.ts) or a `.git` entry — or that cannot be read, or is
 // MIME-encoded (am decodes base64 and quoted-printable bodies), or an `apply-opt` the command wrote
 // that moves the paths (`--directory`) — removes the operation's state, named: it can be neither
 // continued nor skipped into the patch.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readdirOwned, readRegularFile, removeTree } from './anchored';
-import { hookPathspecs } from './movedRefs';
+import { hookPathspecs, hooksUnread } from './hookPathspecs';
 import { commonDirOf } from './repoConfigTargets';
 
 const APPLY = 'rebase-apply';
@@ -82,6 +82,7 @@ export function patchNames(text: string): string[] {
 
 /** Does one of `names`, any leading components stripped, name a hook path or a `.git` entry? */
 export function touchesHooks(names: readonly string[], specs: readonly string[]): boolean {
+  if (hooksUnread(specs)) return names.length > 0; // not screenable (red team v, V11)
   for (const name of names) {
     const parts = name.split('/').filter((p) => p !== '' && p !== '.');
     if (parts.some((p) => p.toLowerCase() === '.git')) return true;
