@@ -14,6 +14,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { regularText } from '../files/regularText';
 import { hookControlFiles, roughWords, RUNNER_FILES } from '../permissions/commandFiles';
+import { segmentTest } from './globSegment';
 import { EVERY_MANIFEST, type HookedKeys } from './manifestBins';
 
 /** Package managers whose `run <name>` (yarn, pnpm, bun, @antfu/ni's `nr`: `<name>` too) runs `scripts.<name>`. */
@@ -269,14 +270,10 @@ function expandGlob(base: string, glob: string, out: Set<string>): void {
       return;
     }
     if (seg === '**') walk(dir, k + 1);
-    const re = new RegExp(
-      `^${seg
-        .replace(/[.+^${}()|\\]/g, '\\$&')
-        .replace(/\*/g, '.*')
-        .replace(/\?/g, '.')}$`,
-    );
+    // Never throws on what the agent wrote (`packages: ['[']`: red team v, V11).
+    const matches = segmentTest(seg, '.*', '.');
     for (const d of names)
-      if (d.isDirectory() && d.name !== 'node_modules' && !d.name.startsWith('.') && (seg === '**' || re.test(d.name)))
+      if (d.isDirectory() && d.name !== 'node_modules' && !d.name.startsWith('.') && (seg === '**' || matches(d.name)))
         walk(path.join(dir, d.name), seg === '**' ? k : k + 1);
   };
   walk(base, 0);

@@ -7,6 +7,7 @@
 // parents (a merge against either: `--full-history`) counts as the tip would.
 import { runHostProcessSync } from '../hostProcess/door';
 import { GIT_GUARD_ENV } from '../hostProcess/git';
+import { hooksUnread } from './hookPathspecs';
 
 /**
  * git on a repository the command could write: its hooks off, no lazy fetch, and nothing that stands
@@ -53,6 +54,7 @@ export function rangeChangesHooks(
   olds: ReadonlySet<string>,
   specs: readonly string[],
 ): boolean {
+  if (hooksUnread(specs)) return true; // the hook configuration could not be read (V11)
   if (specs.length === 0) return false;
   const r = screenGit(
     gitDir,
