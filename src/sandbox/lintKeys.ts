@@ -12,7 +12,8 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { iniKeys, tomlKeys, type ConfigKey } from './configKeys';
-import { MAX_MANIFEST_BYTES, linkText, putBackLink, rewrite, setAsideOrRemove } from './manifestBins';
+import { linkText, ownBytes, putBackLink } from './keptBytes';
+import { MAX_MANIFEST_BYTES, rewrite, setAsideOrRemove } from './manifestBins';
 
 /** The files read here (folded names). */
 const LINT_FILES = new Set(['pyproject.toml', 'setup.cfg', 'tox.ini']);
@@ -90,6 +91,8 @@ export interface LintState {
   large?: string;
   /** The link's own text when the path was a symbolic link: put back instead of any bytes read through it (V13b). */
   link?: string;
+  /** It was there, but its bytes could not be read as the project's own file (a link on the way: V13c). */
+  unkept?: true;
 }
 
 const ABSENT: LintState = { keys: '' };
@@ -138,12 +141,12 @@ export function lintKeysOf(files: readonly string[]): Map<string, LintState> {
   for (const f of files) {
     const state = stateOf(f) ?? ABSENT;
     const link = linkText(f);
-    // Through a link, what was read is compared, never kept: it may be a file the sandbox cannot read (V13b).
-    if (link === undefined) out.set(f, state);
-    else {
-      const { raw: _r, ...judged } = state;
-      out.set(f, { ...judged, link });
-    }
+    // What was read is compared; the bytes kept to put back are the project's own file, read again
+    // without following a link anywhere on the way (V13b, V13c): none when that cannot be.
+    const { raw: _r, ...judged } = state;
+    const raw = link === undefined && state.raw ? ownBytes(f, MAX_MANIFEST_BYTES) : undefined;
+    if (link !== undefined) out.set(f, { ...judged, link });
+    else out.set(f, raw ? { ...judged, raw } : state.raw ? { ...judged, unkept: true } : judged);
   }
   return out;
 }
@@ -177,8 +180,8 @@ export function undoLintKeys(
         rewrite(f, was.raw);
         done = 'put back as it was';
       } else {
-        setAsideOrRemove(f, was.large !== undefined);
-        done = was.large ? `moved to ${path.basename(f)}.set-aside` : 'removed';
+        setAsideOrRemove(f, was.large !== undefined || was.unkept === true);
+        done = was.large || was.unkept ? `moved to ${path.basename(f)}.set-aside` : 'removed';
       }
       notes.push(`${rel(f)}: ${done} (${what}; leave these keys to the person)`);
     } catch (err) {

@@ -23,6 +23,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { inAnchoredDirectory, removeEntry } from './anchored';
+import { linkText, ownBytes, putBackLink } from './keptBytes';
 
 /** Keys of a package.json whose addition or change makes the person's tools run what it names (G2). */
 export const MANIFEST_CONTROL_KEYS = [
@@ -102,6 +103,8 @@ export interface ManifestState {
   unjudged?: string;
   /** Its bytes when the command started (put back whole when it grew past MAX_MANIFEST_BYTES). */
   raw?: Buffer;
+  /** It was there, but its bytes could not be read as the project's own file (a link on the way: V13c). */
+  unkept?: true;
   /**
    * The link's own text when the path was a symbolic link: what is put back (never the bytes read
    * through it, which may be a file the sandbox cannot read: red team v, V13).
@@ -286,36 +289,15 @@ export function manifestBins(
     };
     if (!m) out.set(f, base);
     else if ('unjudged' in m) out.set(f, { ...base, unjudged: m.unjudged });
-    // Through a link, what was read is judged, never kept: its bytes are not the project's to write (V13).
-    else out.set(f, link !== undefined ? { ...m.state, link } : { ...m.state, raw: m.raw });
+    // What was read (followed, as npm reads it) is judged; the bytes kept to put back are read again
+    // through the directory as checked, never through a link (V13, V13c): none when there is one.
+    else if (link !== undefined) out.set(f, { ...m.state, link });
+    else {
+      const raw = ownBytes(f, MAX_MANIFEST_BYTES);
+      out.set(f, raw ? { ...m.state, raw } : { ...m.state, unkept: true });
+    }
   }
   return out;
-}
-
-/** The text of the symbolic link at `f`, or undefined (no link, or none there). */
-export function linkText(f: string): string | undefined {
-  try {
-    return fs.lstatSync(f, { throwIfNoEntry: false })?.isSymbolicLink() ? fs.readlinkSync(f) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Puts back the symbolic link `f` was (`link`, its text): whatever the command left there is replaced
- * by it — a link still the same is removed instead (what its target holds now is not the person's to
- * keep, and the link is all the undo may write). Through the directory as checked.
- */
-export function putBackLink(f: string, link: string): 'put back as the link it was' | 'removed' {
-  return inAnchoredDirectory(path.dirname(f), (at) => {
-    const pinned = at(path.basename(f));
-    const st = fs.lstatSync(pinned, { throwIfNoEntry: false });
-    const same = st?.isSymbolicLink() && fs.readlinkSync(pinned) === link;
-    if (st) removeEntry(pinned);
-    if (same) return 'removed';
-    fs.symlinkSync(link, pinned);
-    return 'put back as the link it was';
-  });
 }
 
 /** Writes `text` over `f` (never through a directory swapped for a symlink; a symlinked `f` is removed). */
@@ -359,8 +341,8 @@ function undoWhole(f: string, why: string, was: ManifestState): string {
   try {
     if (was.link !== undefined) return `${f}: ${putBackLink(f, was.link)} (this call made it so; ${what})`;
     if (was.raw) rewrite(f, was.raw);
-    else setAsideOrRemove(f, was.unjudged !== undefined);
-    return `${f}: ${was.raw ? 'put back as it was' : was.unjudged ? `moved to ${path.basename(f)}.set-aside` : 'removed'} (this call made it so; ${what})`;
+    else setAsideOrRemove(f, was.unjudged !== undefined || was.unkept === true);
+    return `${f}: ${was.raw ? 'put back as it was' : was.unjudged || was.unkept ? `moved to ${path.basename(f)}.set-aside` : 'removed'} (this call made it so; ${what})`;
   } catch (err) {
     return `${f}: could not be undone (${what}): ${(err as Error).message}`;
   }
@@ -391,6 +373,11 @@ export function undoManifestBins(
     const binChanged = m.state.bin !== '' && m.state.bin !== was.bin;
     const keys = changedKeys(was, m.state);
     if (!binChanged && keys.length === 0) continue;
+    // Its keys when the command started were read through a link on the way: none is written back (V13c).
+    if (was.unkept) {
+      notes.push(undoWhole(f, 'read through a link when the command started', was).replace(f, rel(f)));
+      continue;
+    }
     const j = m.json;
     const names = new Set(['durable-agent', ...(was.hooked?.bins ?? [])]);
     if (binChanged) {
