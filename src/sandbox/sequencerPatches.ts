@@ -6,7 +6,7 @@
 // next commit ran the agent's hook. After each command, each patch file it created or changed is read
 // for the paths it touches (git's headers: `diff --git`, `---`/`+++`, `rename`/`copy`; every leading
 // component stripped in turn, as `-p<n>` would); one touching the repository's hook paths (the ref
-// screen's P1 rule, movedRefs.ts hookPathspecs) or a `.git` entry — or that cannot be read, or is
+// screen's P1 rule, hookPathspecs.ts) or a `.git` entry — or that cannot be read, or is
 // MIME-encoded (am decodes base64 and quoted-printable bodies), or an `apply-opt` the command wrote
 // with an option that may move the paths (anything but the whitespace, context, `-p`, `--reject`,
 // `--include`/`--exclude` options: git reads `--dir` as `--directory`, V14) — removes the
@@ -14,7 +14,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readdirOwned, readRegularFile, removeTree } from './anchored';
-import { hookPathspecs } from './movedRefs';
+import { hookPathspecs, hooksUnread } from './hookPathspecs';
 import { commonDirOf } from './repoConfigTargets';
 
 const APPLY = 'rebase-apply';
@@ -83,6 +83,7 @@ export function patchNames(text: string): string[] {
 
 /** Does one of `names`, any leading components stripped, name a hook path or a `.git` entry? */
 export function touchesHooks(names: readonly string[], specs: readonly string[]): boolean {
+  if (hooksUnread(specs)) return names.length > 0; // not screenable (red team v, V11)
   for (const name of names) {
     const parts = name.split('/').filter((p) => p !== '' && p !== '.');
     if (parts.some((p) => p.toLowerCase() === '.git')) return true;
