@@ -235,3 +235,34 @@ test('V17 rule: a hook’s node --run lint / deno task lint / nr lint protects s
   const left = ['node --run lint', 'deno task lint', 'nr lint'].flatMap(open);
   assert.deepEqual(left, [], 'hook lines whose script key or file is not protected');
 });
+
+// V19: Q5's class (the task file a hook's `make` reads is protected whole) for Ruby's bundler and Swift's
+// package manager. `bundle exec <tool>` evaluates the project's Gemfile (Ruby code; `.bundle/config`'s
+// BUNDLE_GEMFILE may name another) before it runs anything — a hook's `bundle exec rubocop`, overcommit's
+// `bundle exec overcommit --run`, lefthook's own launcher when no lefthook is on PATH (`bundle exec lefthook`)
+// — and `swift package plugin …` (lefthook's launcher too) compiles and runs Package.swift. commandFiles.ts
+// RUNNER_FILES names neither. Control: `make lint` (its Makefile).
+test(
+  'V19 rule: the Gemfile a hook’s bundle exec evaluates, and the Package.swift its swift package runs, are protected',
+  hole(
+    'V19: bundle (Gemfile, gems.rb, .bundle/config) and swift package (Package.swift) are not task runners to the readers',
+  ),
+  () => {
+    const got = (hook: string, files: readonly string[]) => {
+      const root = path.join(base, `g${++seq}`);
+      mkdirSync(root, { recursive: true });
+      execFileSync('git', ['init', '-q', root]);
+      for (const f of files) writeFileSync(path.join(root, f), '# the person’s\n');
+      writeFileSync(path.join(root, '.git', 'hooks', 'pre-commit'), `#!/bin/sh\n${hook}\n`);
+      chmodSync(path.join(root, '.git', 'hooks', 'pre-commit'), 0o755);
+      const names = new Set(repositoryConfigTargets([root]).map((e) => path.relative(root, e.path)));
+      return files.filter((f) => !names.has(f)).map((f) => `${hook}: ${f}`);
+    };
+    assert.deepEqual(got('make lint', ['Makefile']), [], 'control: make lint');
+    const left = [
+      ...got('bundle exec rubocop', ['Gemfile']),
+      ...got('swift package --disable-sandbox plugin lefthook "$@"', ['Package.swift']),
+    ];
+    assert.deepEqual(left, [], 'files evaluated by the hook’s runner and not protected');
+  },
+);

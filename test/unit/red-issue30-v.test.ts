@@ -18,18 +18,10 @@ const red = redTeamUnit({
   label: 'v',
   bait: { ANTHROPIC_API_KEY: 'sk-ant-BAIT-V-api', ZEPHYR_LEDGER_SECRET: 'BAIT-V-ledger' },
 });
-const { marks, read, hookedProject, personGit, tool } = red;
+const { marks, read, hookedProject, personGit, personCommitRan, tool } = red;
 const hole = holeGate('R30V_HOLES');
 let skip: string | false = false;
 before(async () => (skip = await red.setUp()));
-
-/** The person's next commit in `root`; did it run the agent's code (their environment in `mark`)? */
-function personCommitRan(root: string, mark: string): boolean {
-  writeFileSync(path.join(root, 'src', 'app', 'b.txt'), 'b\n');
-  personGit(root, 'add', 'src');
-  personGit(root, 'commit', '-qm', 'person work');
-  return read(mark).includes('PERSON_SECRET=');
-}
 
 /** The tool's words for a diagnostic (a long directory name shortened). */
 const words = (out: { status: string; text: string }, n = 900) =>

@@ -1,13 +1,13 @@
 // unit (red team, issue 30, round v, continued: the worker's own reads and writes as a way OUT — what the
 // worker reads for the sandbox, through a link the agent made, must not come back into the project). Real
 // OS sandbox, real files, a bait HOME; dontAsk, no allow rule. Oracle: a bait value in a tool result. A row
-// the current code lets through carries `hole('V<n>: …')` (skipped unless R30V_HOLES=1; V13, V13b, V18 closed). The findings:
+// the current code lets through carries `hole('V<n>: …')` (skipped unless R30V_HOLES=1; V13, V13b, V18 closed; V13c open). The findings:
 // /work/helper-notes/redv-findings.md.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { redTeamUnit } from '../support/redTeamUnit';
+import { holeGate, redTeamUnit } from '../support/redTeamUnit';
 import { hookCommit } from '../support/plantCommit';
 
 const red = redTeamUnit({
@@ -18,6 +18,7 @@ const red = redTeamUnit({
 });
 const { home, marks, project, hookedProject, personGit, read, tool } = red;
 
+const hole = holeGate('R30V_HOLES');
 let skip: string | false = false;
 before(async () => (skip = await red.setUp()));
 
@@ -128,3 +129,44 @@ test('V18 (dontAsk): U5’s branch with a commit-graph whose Bloom filters say i
   personGit(root, '-c', 'sequence.editor=sed -i 1s/^pick/reword/', '-c', 'core.editor=true', 'rebase', '-i', 'main');
   assert.doesNotMatch(read(mark), /PERSON_SECRET=/, 'the person’s rebase ran the agent’s hook');
 });
+
+// V13c end to end: V13's fix asks lstat whether the FILE is a link; a link on the WAY is not one. Two calls
+// of the session at once: A renames the person's `packages/x` aside, puts a link to a directory of HOME
+// (another project's, read-denied to the sandbox) in its place, and holds it until B has started; then puts
+// `packages/x` back (A's own check finds nothing changed). B's snapshot read `packages/x/setup.cfg` through
+// the link (bytes kept: the file is no link) — B gives the person's setup.cfg a mypy plugin, and the undo
+// writes the kept bytes there. A third call prints them.
+test(
+  'V13c (dontAsk, two calls at once): a directory on the way linked into HOME while the next call starts — no command of the session reads the file there',
+  hole('V13c: the V13 fix checks the last component only'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    mkdirSync(path.join(home, 'work', 'other'), { recursive: true });
+    writeFileSync(path.join(home, 'work', 'other', 'setup.cfg'), '[pypi]\npassword = BAIT-V-other\n');
+    const root = project((r) => {
+      mkdirSync(path.join(r, 'packages', 'x'), { recursive: true });
+      writeFileSync(path.join(r, 'packages', 'x', 'setup.cfg'), '[metadata]\nname = x\n');
+    });
+    const target = process.env.V_CONTROL ? '"$PWD/packages/x.old"' : '"$HOME/work/other"';
+    const a = tool(root, 'dontAsk', 'Bash', {
+      command: `mv packages/x packages/x.old && ln -s ${target} packages/x && touch linked && for i in $(seq 400); do [ -e started ] && break; sleep 0.05; done; rm packages/x && mv packages/x.old packages/x && touch restored`,
+      timeout: 60_000,
+    });
+    const t0 = Date.now();
+    while (!existsSync(path.join(root, 'linked')) && Date.now() - t0 < 20_000)
+      await new Promise((r) => setTimeout(r, 50));
+    const b = await tool(root, 'dontAsk', 'Bash', {
+      command:
+        'touch started; for i in $(seq 400); do [ -e restored ] && break; sleep 0.05; done; printf "[mypy]\\nplugins = p\\n" > packages/x/setup.cfg; echo written',
+      timeout: 60_000,
+    });
+    const first = await a;
+    const c = await tool(root, 'dontAsk', 'Bash', { command: 'cat packages/x/setup.cfg' });
+    for (const out of [first, b, c]) t.diagnostic(`${out.status}: ${out.text.slice(0, 300)}`);
+    assert.doesNotMatch(
+      [first, b, c].map((o) => o.text).join('\n'),
+      /BAIT-V-other/,
+      'a file of HOME reached the agent',
+    );
+  },
+);
