@@ -63,6 +63,9 @@ const TASK_RUNNERS: Record<string, { dir: string[]; file: string[] }> = {
   gmake: MAKE,
   just: { dir: ['--working-directory', '-d'], file: ['--justfile', '-f'] },
   task: { dir: ['--dir', '-d'], file: ['--taskfile', '-t'] },
+  // `bundle exec rubocop` evaluates the Gemfile, `swift package plugin x` builds Package.swift (red team v, V19).
+  bundle: { dir: [], file: ['--gemfile'] },
+  swift: { dir: ['--package-path'], file: [] },
 };
 
 /** What one command line runs through package managers and task runners, roughly. */

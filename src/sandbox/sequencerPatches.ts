@@ -100,18 +100,22 @@ const PLAIN_ENCODINGS = new Set(['', '7bit', '8bit', 'binary']);
 
 /**
  * Does a `Content-Transfer-Encoding` header anywhere in the patch (the mail's, or a MIME part's; folded
- * lines joined) name anything but a plain encoding? git's mailinfo decodes a body whose value merely
+ * lines joined) name anything but a plain encoding, or a `Content-Type` header a flowed format? git's mailinfo decodes a body whose value merely
  * CONTAINS base64 or quoted-printable (`x-base64`, an RFC 2047 `=?utf-8?q?base64?=`): a value that is not
  * plain is refused, never read as text (red team u, U4).
  */
 export function encodedBody(text: string): boolean {
   const lines = text.split('\n').map((l) => l.replace(/\r$/, ''));
   for (let i = 0; i < lines.length; i++) {
-    const m = /^content-transfer-encoding[ \t]*:(.*)$/i.exec(lines[i]!);
+    const m = /^content-(transfer-encoding|type)[ \t]*:(.*)$/i.exec(lines[i]!);
     if (!m) continue;
-    let value = m[1]!;
+    let value = m[2]!;
     while (i + 1 < lines.length && /^[ \t]/.test(lines[i + 1]!)) value += ` ${lines[++i]!}`;
-    if (!PLAIN_ENCODINGS.has(value.trim().toLowerCase())) return true;
+    // A `format=flowed` body (any `format=` attribute of the value, as git's has_attr_value finds it):
+    // mailinfo joins its soft-broken lines (`.gith ` + `ooks/pre-commit`) before git apply reads them (red team v, V9).
+    if (m[1]!.toLowerCase() === 'type') {
+      if (/format=\s*"?\s*flowed/i.test(value)) return true;
+    } else if (!PLAIN_ENCODINGS.has(value.trim().toLowerCase())) return true;
   }
   return false;
 }

@@ -177,7 +177,7 @@ test(
 // commits it, their next commit runs it.
 test(
   'V9 (dontAsk): a stopped git am whose next patch replaces the person’s pre-commit, sent as format=flowed; delsp=yes — the person’s git am --skip and next commit run nothing of the agent’s',
-  hole('V9: a format=flowed; delsp=yes patch is read as written, git am un-flows it'),
+  {}, // closed (fixv): sequencerPatches.ts refuses a patch whose Content-Type says format=flowed (not read as written)
   async (t) => {
     if (skip) return t.skip(skip);
     const root = hookedProject();
