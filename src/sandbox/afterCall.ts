@@ -14,9 +14,17 @@ import { undoForgedObjects } from './movedObjects';
 import { todoScreen, undoCarriedRefs } from './movedRefs';
 import { undoProtectedWrites, type ProtectedScan } from './protect';
 import { undoTodoExecs } from './sequencerState';
-import { lintFilesOf, manifestsOf, protectionScan, relativeTo, type Protection } from './sessionPlan';
+import {
+  lintFilesOf,
+  manifestsOf,
+  protectionScan,
+  protectionScanSliced,
+  relativeTo,
+  type Protection,
+} from './sessionPlan';
 import { undoStagedHooks } from './stagedHooks';
 import { recordUnchecked } from './uncheckedCalls';
+import { eachSliced, yieldToLoop } from './loopSlices';
 
 /** After a sandboxed command: the protected paths it wrote anyway (a repository it created), undone. */
 export async function undoProtected(protection: Protection): Promise<string[]> {
@@ -42,8 +50,9 @@ function screensOf(p: Protection): Screen[] {
   if (ways) screens.push({ name: 'directories on the way (linkedWays)', run: () => cutLinkedWays(ways, rel) });
   screens.push({
     name: 'protected paths',
-    run: (s) => {
-      s.after = protectionScan(p);
+    run: async (s) => {
+      s.after = await protectionScanSliced(p);
+      await yieldToLoop();
       return undoProtectedWrites(p.scan, s.after, p.denyWrite, p.nameRoots ?? p.roots);
     },
   });
@@ -59,7 +68,11 @@ function screensOf(p: Protection): Screen[] {
   if (todos && objects)
     screens.push({
       name: 'sequencer state',
-      run: () => undoTodoExecs(todos, objects.gitDirs, rel, refs && todoScreen(refs)),
+      // Repository by repository, the event loop's turn between slices (red team u, U10).
+      run: async () => {
+        const screen = refs && todoScreen(refs);
+        return (await eachSliced(objects.gitDirs, (g) => undoTodoExecs(todos, [g], rel, screen))).flat();
+      },
     });
   // The worker CLI's `.bin` link, repointed or removed by the command: put back (red team, issue 30, H-1).
   screens.push({ name: 'the worker’s own link', run: () => restoreWorkerLinks() });
@@ -74,6 +87,9 @@ export async function runScreens(
   const failed: { screen: Screen; why: string }[] = [];
   const state: { after?: ProtectedScan } = {};
   for (const screen of screens) {
+    // The event loop's other work (the other sessions' heartbeats) between screens: each screen is
+    // synchronous, and a tree with a thousand `.git` directories makes them long (red team u, U10).
+    await yieldToLoop();
     try {
       for (const n of await screen.run(state)) if (!notes.includes(n)) notes.push(n);
     } catch (err) {

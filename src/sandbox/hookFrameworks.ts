@@ -12,6 +12,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { LINT_STAGED_CONFIGS } from '../permissions/protectedPaths';
 import { regularText } from '../files/regularText';
+import { segmentTest } from './globSegment';
 import { lefthookRemotes } from './lefthookRemotes';
 import type { ProtectedEntry } from './protect';
 
@@ -247,17 +248,13 @@ function globFiles(pattern: string): string[] {
       at = at.map((d) => path.join(d, part));
       continue;
     }
-    const re = new RegExp(
-      `^${part
-        .replace(/[.+^${}()|\\]/g, '\\$&')
-        .replace(/\*/g, '[^/]*')
-        .replace(/\?/g, '[^/]')}$`,
-    );
+    // Never throws on what the agent wrote (`extends: ["["]`: red team v, V11).
+    const matches = segmentTest(part, '[^/]*', '[^/]');
     at = at.flatMap((d) => {
       try {
         return fs
           .readdirSync(d)
-          .filter((n) => re.test(n) && !n.startsWith('.'))
+          .filter((n) => matches(n) && !n.startsWith('.'))
           .map((n) => path.join(d, n));
       } catch {
         return [];

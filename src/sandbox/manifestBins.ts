@@ -102,6 +102,11 @@ export interface ManifestState {
   unjudged?: string;
   /** Its bytes when the command started (put back whole when it grew past MAX_MANIFEST_BYTES). */
   raw?: Buffer;
+  /**
+   * The link's own text when the path was a symbolic link: what is put back (never the bytes read
+   * through it, which may be a file the sandbox cannot read: red team v, V13).
+   */
+  link?: string;
 }
 
 const NONE: ManifestState = { bin: '', keys: {} };
@@ -274,10 +279,43 @@ export function manifestBins(
     if (f === EVERY_MANIFEST) continue;
     const h = hookedFor(hooked, f) ?? NO_HOOKS;
     const m = read(f, h);
-    const base = h === NO_HOOKS ? NONE : { ...NONE, hooked: h };
-    out.set(f, !m ? base : 'unjudged' in m ? { ...base, unjudged: m.unjudged } : { ...m.state, raw: m.raw });
+    const link = linkText(f);
+    const base: ManifestState = {
+      ...(h === NO_HOOKS ? NONE : { ...NONE, hooked: h }),
+      ...(link !== undefined ? { link } : {}),
+    };
+    if (!m) out.set(f, base);
+    else if ('unjudged' in m) out.set(f, { ...base, unjudged: m.unjudged });
+    // Through a link, what was read is judged, never kept: its bytes are not the project's to write (V13).
+    else out.set(f, link !== undefined ? { ...m.state, link } : { ...m.state, raw: m.raw });
   }
   return out;
+}
+
+/** The text of the symbolic link at `f`, or undefined (no link, or none there). */
+export function linkText(f: string): string | undefined {
+  try {
+    return fs.lstatSync(f, { throwIfNoEntry: false })?.isSymbolicLink() ? fs.readlinkSync(f) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Puts back the symbolic link `f` was (`link`, its text): whatever the command left there is replaced
+ * by it — a link still the same is removed instead (what its target holds now is not the person's to
+ * keep, and the link is all the undo may write). Through the directory as checked.
+ */
+export function putBackLink(f: string, link: string): 'put back as the link it was' | 'removed' {
+  return inAnchoredDirectory(path.dirname(f), (at) => {
+    const pinned = at(path.basename(f));
+    const st = fs.lstatSync(pinned, { throwIfNoEntry: false });
+    const same = st?.isSymbolicLink() && fs.readlinkSync(pinned) === link;
+    if (st) removeEntry(pinned);
+    if (same) return 'removed';
+    fs.symlinkSync(link, pinned);
+    return 'put back as the link it was';
+  });
 }
 
 /** Writes `text` over `f` (never through a directory swapped for a symlink; a symlinked `f` is removed). */
@@ -319,6 +357,7 @@ export function setAsideOrRemove(f: string, aside: boolean): void {
 function undoWhole(f: string, why: string, was: ManifestState): string {
   const what = `${why}: it cannot be checked for a bin or control keys, which npm and the person's tools would read`;
   try {
+    if (was.link !== undefined) return `${f}: ${putBackLink(f, was.link)} (this call made it so; ${what})`;
     if (was.raw) rewrite(f, was.raw);
     else setAsideOrRemove(f, was.unjudged !== undefined);
     return `${f}: ${was.raw ? 'put back as it was' : was.unjudged ? `moved to ${path.basename(f)}.set-aside` : 'removed'} (this call made it so; ${what})`;
@@ -377,8 +416,12 @@ export function undoManifestBins(
       continue;
     }
     try {
-      rewrite(f, text);
-      notes.push(`${rel(f)}: ${what} (this call added or changed it)`);
+      // A link when the command started: the keys read through it are not written into the project (V13).
+      if (was.link !== undefined) notes.push(`${rel(f)}: ${putBackLink(f, was.link)} (${what}; this call changed it)`);
+      else {
+        rewrite(f, text);
+        notes.push(`${rel(f)}: ${what} (this call added or changed it)`);
+      }
     } catch (err) {
       notes.push(`${rel(f)}: could not be undone (${what}): ${(err as Error).message}`);
     }

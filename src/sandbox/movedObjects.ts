@@ -24,6 +24,7 @@ import { anchoredFile, readdirOwned, removeAnchored, readRegularFile, removeTree
 import { INFLATE_FLOOR, INFLATE_RATIO, looseObjectId, type Budget } from './looseObjects';
 import { submoduleGitDirs } from './repoConfigTargets';
 import { StampedListings } from './stampedListing';
+import { eachSliced, loopTicker } from './loopSlices';
 
 /** The git directories whose objects a command may have forged, and when it started. */
 export interface ObjectSnapshots {
@@ -76,6 +77,20 @@ export function objectSnapshots(gitDirs: readonly string[]): ObjectSnapshots {
       }
   }
   return { gitDirs: [...out], since, dirs, alternates, links };
+}
+
+/** {@link objectSnapshots} of `gitDirs`, one at a time with the event loop's turn between slices (red team u, U10). */
+export async function objectSnapshotsSliced(gitDirs: readonly string[], tick = loopTicker()): Promise<ObjectSnapshots> {
+  const parts = await eachSliced(gitDirs, (g) => objectSnapshots([g]), tick);
+  const all = <K, V>(of: (s: ObjectSnapshots) => Map<K, V> | undefined) =>
+    new Map(parts.flatMap((s) => [...(of(s) ?? [])]));
+  return {
+    gitDirs: [...new Set(parts.flatMap((s) => s.gitDirs))],
+    since: Math.min(Date.now() - MARGIN_MS, ...parts.map((s) => s.since)),
+    dirs: all((s) => s.dirs),
+    alternates: all((s) => s.alternates),
+    links: all((s) => s.links),
+  };
 }
 
 /** An alternates file bigger than this is not read (git's own lines are paths). */
@@ -358,7 +373,9 @@ export async function undoForgedObjects(
   const started = Date.now();
   const budget: Budget = { bytes: INFLATE_FLOOR, deadline: started + BUDGET_MS };
   let total = 0;
+  const tick = loopTicker();
   for (const gitDir of snap.gitDirs) {
+    await tick(); // the event loop's turn between repositories (red team u, U10)
     const objects = path.join(gitDir, 'objects');
     // Never read or remove through a link (red team s, S1: `objects` led to the person's HOME, and
     // the screen removed their dotfile links there as the command's objects).

@@ -21,8 +21,8 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { changedLogs, dropLogLines, undoLogsLink } from './movedLogs';
-import { commonDirOf, repositoryConfigTargets, submoduleGitDirs, workTreeOf } from './repoConfigTargets';
-import { toolConfigTargets } from './toolConfigTargets';
+import { commonDirOf, submoduleGitDirs, workTreeOf } from './repoConfigTargets';
+import { hookPathspecs, hooksUnread } from './hookPathspecs';
 import { readRefFile, readRefState, refNames, resolveName, sameRefFile, type RefFile, type RefState } from './refFiles';
 import { DirectoryMoved, inAnchoredDirectory, removeAnchored } from './anchored';
 import { rangeChangesHooks, screenGit } from './refRange';
@@ -105,39 +105,6 @@ function carriesGitDirectory(gitDir: string, oid: string): boolean {
   return carries;
 }
 
-/**
- * What git runs by itself on the person's checkout or merge, as tracked paths (`/`-separated, from
- * the work tree's top): the hooks directory `core.hooksPath` names inside the work tree (husky 9's
- * `.husky/_`: `.husky` whole) and the files its hooks run (O6). A branch the session made that
- * changes one of them ran the session's hook on the person's `git checkout` or `git merge` of it,
- * before they could read the diff (red team p, P1): a ref carries nothing the sandbox may not write.
- * A linked worktree's import applies them to the commits it brings in (worktree/git/refs.ts, Q7).
- */
-export function hookPathspecs(gitDir: string): string[] {
-  const tree = workTreeOf(gitDir);
-  const out = new Set<string>();
-  let targets: ReturnType<typeof repositoryConfigTargets>;
-  try {
-    targets = repositoryConfigTargets([tree]);
-  } catch {
-    return [];
-  }
-  // And the files the person's direnv and mise configs load with no new question (toolConfigTargets.ts):
-  // a branch that changes `.envrc.local` runs it at the person's next prompt after their checkout.
-  try {
-    targets = [...targets, ...toolConfigTargets([tree]).filter((e) => e.kind === 'file' && e.loose === undefined)];
-  } catch {
-    // the hooks' paths alone
-  }
-  for (const e of targets) {
-    const rel = path.relative(tree, e.path);
-    if (rel === '' || rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) continue;
-    const r = rel.split(path.sep).join('/');
-    out.add(e.kind === 'gitHooks' && /(^|\/)\.husky\/_$/.test(r) ? r.slice(0, -2) : r);
-  }
-  return [...out].sort();
-}
-
 /** `ls-tree` of `oid` limited to `specs`: path → mode and object; undefined when it could not be listed. */
 function hookListing(gitDir: string, oid: string, specs: readonly string[]): Map<string, string> | undefined {
   const r = git(gitDir, ['ls-tree', '-r', '-z', '--full-tree', oid, '--', ...specs.map((s) => `:(literal)${s}`)]);
@@ -152,6 +119,7 @@ function hookListing(gitDir: string, oid: string, specs: readonly string[]): Map
 
 /** Does `oid` hold a hook path (hookPathspecs) other than `base` holds — or could it not be listed? */
 function carriesHooks(gitDir: string, oid: string, base: string | undefined, specs: readonly string[]): boolean {
+  if (hooksUnread(specs)) return true; // V11: not screenable, put back
   if (specs.length === 0) return false;
   const key = `hooks\0${gitDir}\0${oid}\0${base ?? ''}\0${specs.join('\0')}`;
   const known = screened.get(key);
@@ -216,7 +184,9 @@ function judge(
     'named a commit that changes the repository’s hooks or a file they run (the person’s checkout or merge of it would run it)';
   const hooksOnTheWay =
     'named a commit with a parent, not on any ref before, that changes the repository’s hooks or a file they run (the person’s rebase or cherry-pick of it would run it)';
-  let specs: string[] | undefined;
+  let specs: readonly string[] | undefined;
+  const unread =
+    'named a new commit, and the repository’s hook configuration could not be read to screen it (put back unscreened)';
   const carry =
     'named a commit carrying a git directory (a HEAD below the top with its config or hooks: the person’s checkout of it would run its config)';
   const fresh = new Set(moved.filter((m) => !m.forced).flatMap((m) => m.fresh));
@@ -233,6 +203,7 @@ function judge(
     if (m.forced) out.set(m, 'was a symbolic link or a replace ref a command wrote');
     else if (Date.now() - started > BUDGET_MS) out.set(m, 'could not be screened in time');
     else if (m.fresh.some((o) => carriesGitDirectory(gitDir, o))) out.set(m, carry);
+    else if (m.fresh.length > 0 && hooksUnread((specs ??= hookPathspecs(gitDir)))) out.set(m, unread);
     else if (m.fresh.some((o) => carriesHooks(gitDir, o, base, (specs ??= hookPathspecs(gitDir))))) out.set(m, hooks);
     else if (m.fresh.some((o) => rangeChangesHooks(gitDir, o, olds, (specs ??= hookPathspecs(gitDir)))))
       out.set(m, hooksOnTheWay);
@@ -394,9 +365,13 @@ function undoCarriedLogs(gitDir: string, was: RefState, now: RefState, where: st
   const oids = new Set(logs.flatMap((l) => l.lines.flatMap((x) => x.fresh.filter((f) => /^[0-9a-f]+$/.test(f)))));
   const hostile = words.size + [...oids].filter((o) => !screened.has(`${gitDir}\0${o}`)).length > MAX_CHECKS;
   const verdict = new Map<string, boolean>();
-  let specs: string[] | undefined;
+  let specs: readonly string[] | undefined;
+  let olds: Set<string> | undefined;
+  // The commits a line's commit brings in too, as for a moved ref (red team v, V2: a tip that puts the hook back on a parent that replaces it).
   const carries = (oid: string) =>
-    carriesGitDirectory(gitDir, oid) || carriesHooks(gitDir, oid, base, (specs ??= hookPathspecs(gitDir)));
+    carriesGitDirectory(gitDir, oid) ||
+    carriesHooks(gitDir, oid, base, (specs ??= hookPathspecs(gitDir))) ||
+    rangeChangesHooks(gitDir, oid, (olds ??= oldOids(was)), specs);
   const bad = (name: string): boolean => {
     if (hostile || name.startsWith('?')) return true;
     let v = verdict.get(name);

@@ -26,7 +26,8 @@ import {
 import { fingerprint, restoreLinks, type ProtectedEntry, type ProtectedScan } from './entryState';
 import { sanitizeGitConfig } from './gitConfigSanitize';
 import { DIR_NAMES, fold, walkListing } from './walkListing';
-import { lstat, tailTarget } from './treeNames';
+import { isRepositoryDir, lstat, tailTarget } from './treeNames';
+import { runAll } from './loopSlices';
 import {
   HG_CONTROL_ENTRIES,
   PROTECTED_SEQUENCES,
@@ -95,6 +96,11 @@ function gitDirEntries(
   add: (e: Omit<ProtectedEntry, 'existed'> & { existed?: boolean }) => void,
   depth = 0,
 ): void {
+  // A `.git` that is no repository (git's discovery walks past it: an empty one a command made) has
+  // its absent entries undone after the call like a repository the command creates, not held by
+  // placeholders and mounts: a thousand empty `.git` directories made every later call hold the
+  // worker's event loop for seconds, and refused (red team u, U10). What is in it is denied as ever.
+  const absent = depth === 0 && !isRepositoryDir(gitDir) ? { absentUndone: true } : undefined;
   for (const name of GIT_DIR_ENTRIES) {
     const p = path.join(gitDir, name);
     add({
@@ -102,7 +108,7 @@ function gitDirEntries(
       kind:
         name === 'hooks' ? 'gitHooks' : name === 'config' || name === 'config.worktree' ? 'gitConfig' : 'gitPointer',
       existed: false,
-      ...(name === 'commondir' || name === 'config.worktree' ? { denyAbsent: true } : {}),
+      ...(absent ?? (name === 'commondir' || name === 'config.worktree' ? { denyAbsent: true } : {})),
     });
   }
   // The worktrees' shadow git directories (src/worktree/git/): their config is the worker's.
@@ -110,7 +116,7 @@ function gitDirEntries(
   // outside the project as one of its worktrees (protectedDenyWrite denies `worktrees` whole).
   if (depth === 0) {
     add({ path: path.join(gitDir, 'durable-agent'), kind: 'dir' });
-    add({ path: path.join(gitDir, 'worktrees'), kind: 'gitWorktrees' });
+    add({ path: path.join(gitDir, 'worktrees'), kind: 'gitWorktrees', ...absent });
   }
   if (depth >= 3) return;
   for (const sub of ['modules', 'worktrees']) {
@@ -211,13 +217,23 @@ export function scanProtected(
   maxDepth = PROTECTED_SCAN_DEPTH,
   budget = PROTECTED_SCAN_BUDGET,
 ): ProtectedScan {
+  return runAll(scanProtectedWalk(roots, extra, maxDepth, budget));
+}
+
+/** {@link scanProtected}'s walk: it may pause at each `yield` (after each directory; loopSlices.ts, red team u, U10). */
+export function* scanProtectedWalk(
+  roots: readonly string[],
+  extra: readonly string[] = [],
+  maxDepth = PROTECTED_SCAN_DEPTH,
+  budget = PROTECTED_SCAN_BUDGET,
+): Generator<void, ProtectedScan> {
   const entries = new Map<string, ProtectedEntry>();
   let left = budget;
   let truncated = false;
   const add = (e: Omit<ProtectedEntry, 'existed'> & { existed?: boolean }) => {
     if (!entries.has(e.path)) entries.set(e.path, { ...e, existed: hasContent(e.path) });
   };
-  const walk = (dir: string, depth: number) => {
+  function* walk(dir: string, depth: number): Generator<void, void> {
     const { count, visit } = walkListing(dir);
     // Each entry counts against the budget, those skipped (walkListing) too, in the listing's order.
     let at = -1;
@@ -230,15 +246,17 @@ export function scanProtected(
       }
       const p = path.join(dir, e.name);
       if (classifyEntry(p, name, e.isDirectory(), add)) continue;
-      if (e.isDirectory() && !e.isSymbolicLink() && name !== 'node_modules' && depth < maxDepth) walk(p, depth + 1);
+      if (e.isDirectory() && !e.isSymbolicLink() && name !== 'node_modules' && depth < maxDepth)
+        yield* walk(p, depth + 1);
     }
     left -= count - 1 - at;
     if (left < 0) truncated = true;
-  };
+    yield;
+  }
   for (const r of roots) {
     const root = path.resolve(r);
     if (!lstat(root)?.isDirectory()) continue;
-    walk(root, 1);
+    yield* walk(root, 1);
   }
   for (const x of extra) add({ path: path.resolve(x), kind: 'file' });
   return { entries, truncated };
@@ -273,8 +291,9 @@ export function protectedDenyWrite(
   const out = new Set<string>();
   const worktrees: string[] = [];
   for (const e of scan.entries.values()) {
-    if (e.kind === 'gitWorktrees') worktrees.push(e.path);
-    else if (e.loose !== undefined) continue;
+    if (e.kind === 'gitWorktrees') {
+      if (!e.absentUndone || lstat(e.path) !== undefined) worktrees.push(e.path);
+    } else if (e.loose !== undefined) continue;
     else if (lstat(e.path) !== undefined || e.denyAbsent) out.add(e.path);
     else if (e.absentUndone) continue;
     // An absent file: denied (an empty placeholder while the command runs, placeholders.ts) unless
@@ -336,6 +355,20 @@ function worktreesDenyWrite(dir: string, allowWrite: readonly string[]): string[
 }
 
 const under = (p: string, d: string) => p === d || p.startsWith(d.endsWith(path.sep) ? d : d + path.sep);
+
+/**
+ * `(p) => dirs.some((d) => under(p, d))` for normalized paths, by `p`'s ancestors in a set: thousands
+ * of entries against thousands of denies held the worker's event loop for seconds (red team u, U10).
+ */
+function underAnyOf(dirs: readonly string[]): (p: string) => boolean {
+  const set = new Set(dirs.map((d) => (d.length > 1 ? d.replace(/\/+$/, '') || path.sep : d)));
+  return (p) => {
+    for (let q = p; ; q = path.dirname(q)) {
+      if (set.has(q)) return true;
+      if (path.dirname(q) === q) return false;
+    }
+  };
+}
 
 /**
  * Is there something at `p`: content, or a way for content to arrive unseen? An empty file with a
@@ -436,7 +469,7 @@ export function undoProtectedWrites(
   live: LiveUndo = {},
 ): string[] {
   const notes: string[] = [];
-  const denied = (p: string) => denyWrite.some((d) => under(p, d));
+  const denied = underAnyOf(denyWrite);
   const rel = (p: string) => {
     const r = roots.find((x) => under(p, x));
     return r ? path.relative(r, p) || '.' : p;

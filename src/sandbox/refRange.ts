@@ -7,16 +7,37 @@
 // parents (a merge against either: `--full-history`) counts as the tip would.
 import { runHostProcessSync } from '../hostProcess/door';
 import { GIT_GUARD_ENV } from '../hostProcess/git';
+import { hooksUnread } from './hookPathspecs';
 
-/** git on a repository the command could write: its hooks off, no lazy fetch, no replace refs. */
+/**
+ * git on a repository the command could write: its hooks off, no lazy fetch, and nothing that stands
+ * in for the commits themselves — no replace refs, no grafts file, no commit-graph (its changed-path
+ * Bloom filters, which `commit-graph verify` does not check, tell a path-limited `rev-list` that a
+ * commit changes nothing: red team v, V18). The answers come from the objects alone.
+ */
 export function screenGit(gitDir: string, args: readonly string[], input?: string) {
   return runHostProcessSync(
     {
       purpose: 'git',
       command: 'git',
-      args: [`--git-dir=${gitDir}`, '-c', 'core.hooksPath=/dev/null', ...args],
+      args: [
+        `--git-dir=${gitDir}`,
+        '-c',
+        'core.hooksPath=/dev/null',
+        '-c',
+        'core.commitGraph=false',
+        '-c',
+        'commitGraph.readChangedPaths=false',
+        ...args,
+      ],
       cwd: '/',
-      env: { ...GIT_GUARD_ENV, HOME: '/nonexistent', GIT_NO_LAZY_FETCH: '1', GIT_NO_REPLACE_OBJECTS: '1' },
+      env: {
+        ...GIT_GUARD_ENV,
+        HOME: '/nonexistent',
+        GIT_NO_LAZY_FETCH: '1',
+        GIT_NO_REPLACE_OBJECTS: '1',
+        GIT_GRAFT_FILE: '/nonexistent',
+      },
     },
     { timeoutMs: 10_000, maxBuffer: 256 << 20, ...(input === undefined ? {} : { input }) },
   );
@@ -33,6 +54,7 @@ export function rangeChangesHooks(
   olds: ReadonlySet<string>,
   specs: readonly string[],
 ): boolean {
+  if (hooksUnread(specs)) return true; // the hook configuration could not be read (V11)
   if (specs.length === 0) return false;
   const r = screenGit(
     gitDir,

@@ -14,6 +14,9 @@ import type { HookedKeys } from './manifestBins';
 import { hookPackageRuns } from './hookPackageRuns';
 import { hookFrameworkRuns, withTemplateValues, type Reading } from './hookFrameworks';
 import type { ProtectedEntry } from './protect';
+import { isRepositoryDir } from './treeNames';
+
+export { isRepositoryDir };
 
 const MAX_CONFIG_BYTES = 1024 * 1024;
 
@@ -82,22 +85,6 @@ export function hasOwnHooks(tree: string): boolean {
 
 /** Directories above a working directory looked at for the repository around it, at the most. */
 const MAX_ENCLOSING = 32;
-
-/**
- * Is `gitDir` a repository's git directory as git's discovery takes it: a `HEAD`, and an `objects`
- * directory or a `commondir` (a linked worktree's)? An empty `.git` the command made is none (git
- * walks past it: red team u, U6, U9).
- */
-export function isRepositoryDir(gitDir: string): boolean {
-  const at = (n: string) => {
-    try {
-      return fs.lstatSync(path.join(gitDir, n), { throwIfNoEntry: false });
-    } catch {
-      return undefined;
-    }
-  };
-  return at('HEAD') !== undefined && (at('objects')?.isDirectory() === true || at('commondir')?.isFile() === true);
-}
 
 /**
  * The work tree of the repository around each working directory, as git finds it from there (the

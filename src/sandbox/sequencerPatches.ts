@@ -6,14 +6,15 @@
 // next commit ran the agent's hook. After each command, each patch file it created or changed is read
 // for the paths it touches (git's headers: `diff --git`, `---`/`+++`, `rename`/`copy`; every leading
 // component stripped in turn, as `-p<n>` would); one touching the repository's hook paths (the ref
-// screen's P1 rule, movedRefs.ts hookPathspecs) or a `.git` entry — or that cannot be read, or is
+// screen's P1 rule, hookPathspecs.ts) or a `.git` entry — or that cannot be read, or is
 // MIME-encoded (am decodes base64 and quoted-printable bodies), or an `apply-opt` the command wrote
-// that moves the paths (`--directory`) — removes the operation's state, named: it can be neither
-// continued nor skipped into the patch.
+// with an option that may move the paths (anything but the whitespace, context, `-p`, `--reject`,
+// `--include`/`--exclude` options: git reads `--dir` as `--directory`, V14) — removes the
+// operation's state, named: it can be neither continued nor skipped into the patch.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readdirOwned, readRegularFile, removeTree } from './anchored';
-import { hookPathspecs } from './movedRefs';
+import { hookPathspecs, hooksUnread } from './hookPathspecs';
 import { commonDirOf } from './repoConfigTargets';
 
 const APPLY = 'rebase-apply';
@@ -82,6 +83,7 @@ export function patchNames(text: string): string[] {
 
 /** Does one of `names`, any leading components stripped, name a hook path or a `.git` entry? */
 export function touchesHooks(names: readonly string[], specs: readonly string[]): boolean {
+  if (hooksUnread(specs)) return names.length > 0; // not screenable (red team v, V11)
   for (const name of names) {
     const parts = name.split('/').filter((p) => p !== '' && p !== '.');
     if (parts.some((p) => p.toLowerCase() === '.git')) return true;
@@ -114,13 +116,49 @@ export function encodedBody(text: string): boolean {
   return false;
 }
 
+/**
+ * The options `git am` hands to `git apply` that move no path (am.c: the whitespace ones, context,
+ * `-p`, `--reject`, `--include`/`--exclude`), each word whole. Anything else in an `apply-opt` the
+ * command wrote is refused: git apply's option parser takes any unambiguous prefix of a long option,
+ * `--dir=.githooks` is `--directory=.githooks` (red team v, V14).
+ */
+const SAFE_APPLY_OPT =
+  /^(?:--whitespace=[a-z-]*|--ignore-space-change|--ignore-whitespace|--reject|-C\d+|-p\d+|--(?:in|ex)clude=.*)$/s;
+
+/** Is an `apply-opt` text (git's shell-quoted words, as am reads them: quote.c sq_dequote) only safe options? */
+function applyOptsSafe(text: string): boolean {
+  const s = text.trim();
+  let i = 0;
+  while (i < s.length) {
+    if (/\s/.test(s[i]!)) {
+      i++;
+      continue;
+    }
+    if (s[i] !== "'") return false;
+    let word = '';
+    for (;;) {
+      const end = s.indexOf("'", i + 1);
+      if (end < 0) return false;
+      word += s.slice(i + 1, end);
+      i = end + 1;
+      // `'\''` and `'\!'`: a quote or a `!` between two quoted parts of one word.
+      if (s[i] !== '\\' || (s[i + 1] !== "'" && s[i + 1] !== '!') || s[i + 2] !== "'") break;
+      word += s[i + 1];
+      i += 2;
+    }
+    if (i < s.length && !/\s/.test(s[i]!)) return false;
+    if (!SAFE_APPLY_OPT.test(word)) return false;
+  }
+  return true;
+}
+
 /** Why a patch file the command wrote is refused; undefined when it touches nothing of the hooks. */
 function patchVerdict(p: string, specs: readonly string[]): string | undefined {
   const text = readRegularFile(p, MAX_PATCH);
   if (text === undefined) return undefined;
   if (text === null) return 'is no regular file (or too big to read)';
   if (path.basename(p) === 'apply-opt')
-    return /--directory/.test(text) ? 'moves the paths the patches touch (--directory)' : undefined;
+    return applyOptsSafe(text) ? undefined : 'holds an option git apply may read as --directory (it moves the paths)';
   if (encodedBody(text)) return 'is encoded (not read)';
   return touchesHooks(patchNames(text), specs)
     ? 'changes the repository’s hooks or carries a git directory'

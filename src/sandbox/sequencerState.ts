@@ -20,6 +20,7 @@ import * as path from 'node:path';
 import { anchoredFile, readRegularFile, removeTree } from './anchored';
 import { sequencerDirs, stateSnapshots, undoStateFiles, type TodoWordScreen } from './sequencerOptions';
 import { patchStamps, undoHookPatches } from './sequencerPatches';
+import { eachSliced, loopTicker } from './loopSlices';
 
 export type { TodoWordScreen } from './sequencerOptions';
 
@@ -72,6 +73,11 @@ export function todoSnapshots(gitDirs: readonly string[]): TodoSnapshots {
     out.set(p, t ?? undefined);
   }
   return out;
+}
+
+/** {@link todoSnapshots} of `gitDirs`, one at a time with the event loop's turn between slices (red team u, U10). */
+export async function todoSnapshotsSliced(gitDirs: readonly string[], tick = loopTicker()): Promise<TodoSnapshots> {
+  return new Map((await eachSliced(gitDirs, (g) => todoSnapshots([g]), tick)).flatMap((m) => [...m]));
 }
 
 /** New lines of one todo screened after a command at most; past it every new line naming a commit is taken out. */

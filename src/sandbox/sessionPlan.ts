@@ -18,15 +18,15 @@ import {
   fingerprint,
   gitDirScan,
   protectedDenyWrite,
-  scanProtected,
+  scanProtectedWalk,
   type ProtectedScan,
 } from './protect';
 import { manifestBins, type ManifestState } from './manifestBins';
 import { isLintManifest, lintKeysOf, type LintState } from './lintKeys';
 import { refSnapshots, type RefSnapshots } from './movedRefs';
 import { stagedSnapshots, type StagedSnapshots } from './stagedHooks';
-import { objectSnapshots, type ObjectSnapshots } from './movedObjects';
-import { todoSnapshots, type TodoSnapshots } from './sequencerState';
+import { objectSnapshotsSliced, type ObjectSnapshots } from './movedObjects';
+import { todoSnapshotsSliced, type TodoSnapshots } from './sequencerState';
 import { gitEntriesOf, protectedEntriesOf } from './treeWatch';
 import { detachHardLinks } from './hardLinks';
 import { withLinks } from './entryState';
@@ -45,6 +45,7 @@ import { worktreeGitAccess } from '../worktree/git';
 import { personPath, sandboxPrograms } from '../hostProcess/programs';
 import { sandboxGitConfigEnv } from '../hostProcess/sandboxGitConfig';
 import { recheckUnchecked } from './uncheckedCalls';
+import { loopTicker, runAll, runSliced } from './loopSlices';
 
 let runtimeRoot: string | undefined;
 
@@ -211,30 +212,32 @@ export async function sessionSandboxPlan(scope: SessionCommandScope): Promise<Se
       ...gitRoots.filter((d) => !withinDirectories(d, roots)),
       ...writable.filter((d) => existsDirectory(d) && !withinDirectories(d, [...roots, ...gitRoots])),
     ];
-    const scan = protectionScan({ roots, extra, gitRoots, nameRoots });
+    // Each step, and the per-repository ones repository by repository, with the event loop's turn
+    // between slices: a thousand `.git` directories held it for seconds (red team u, U10).
+    const tick = loopTicker();
+    const scan = await protectionScanSliced({ roots, extra, gitRoots, nameRoots }, tick);
+    await tick();
     // A protected file with another name (a hard link) is written through that name despite the
     // deny list's bind of its path: cut before the command (red team, issue 30, M11).
     const detached = detachHardLinks(scan, gitRoots, relativeTo(roots));
+    await tick();
     // The package.json keys the person's git hooks run (`npm run precommit`: O6) are watched too.
     const repos = repositoryTrees(roots, gitRoots);
     const manifests = manifestBins(
       manifestsOf({ roots, gitRoots, nameRoots }),
       hookManifestKeys(roots, [...repos, ...enclosingTrees(roots)], [...scan.entries.keys()]),
     );
-    protection = {
-      scan,
-      denyWrite: protectedDenyWrite(scan, roots, writable, allowed),
-      roots,
-      extra,
-      gitRoots,
-      nameRoots,
-      manifests,
-      lint: lintKeysOf(lintFilesOf({ roots, gitRoots, nameRoots })),
-      refs: refSnapshots(roots),
-      staged: stagedSnapshots(repos),
-      objects: objectSnapshots(repositoryDirs(roots, gitRoots)),
-    };
-    protection.todos = todoSnapshots(protection.objects!.gitDirs);
+    await tick();
+    const denyWrite = protectedDenyWrite(scan, roots, writable, allowed);
+    await tick();
+    const lint = lintKeysOf(lintFilesOf({ roots, gitRoots, nameRoots }));
+    const refs = refSnapshots(roots);
+    const staged = stagedSnapshots(repos);
+    await tick();
+    const objects = await objectSnapshotsSliced(repositoryDirs(roots, gitRoots), tick);
+    const todos = await todoSnapshotsSliced(objects.gitDirs, tick);
+    protection = { scan, denyWrite, roots, extra, gitRoots, nameRoots, manifests, lint, refs, staged, objects, todos };
+    await tick();
     protection.ways = wayIdentities(waysOf(protection), nameRoots);
     if (detached.length > 0 || rechecked.length > 0) protection.live = [...rechecked, ...detached];
   }
@@ -305,9 +308,20 @@ function existsDirectory(d: string): boolean {
  * too, at any depth (the tree watches' record, or a full walk): before a command (its deny list, what
  * existed) and after it (what it made).
  */
-export function protectionScan(p: Pick<Protection, 'roots' | 'extra' | 'gitRoots' | 'nameRoots'>): ProtectedScan {
+export function protectionScan(p: ScanScope): ProtectedScan {
+  return runAll(protectionScanWalk(p));
+}
+
+type ScanScope = Pick<Protection, 'roots' | 'extra' | 'gitRoots' | 'nameRoots'>;
+
+/** {@link protectionScan} with the event loop's turn between slices of it (loopSlices.ts; red team u, U10). */
+export const protectionScanSliced = (p: ScanScope, tick?: () => Promise<void>): Promise<ProtectedScan> =>
+  runSliced(protectionScanWalk(p), tick);
+
+/** {@link protectionScan}'s walk: it may pause at each `yield` (between git directories). */
+function* protectionScanWalk(p: ScanScope): Generator<void, ProtectedScan> {
   const nameRoots = p.nameRoots ?? p.roots;
-  const scan = scanProtected(p.roots, p.extra);
+  const scan = yield* scanProtectedWalk(p.roots, p.extra);
   // What the working directories' own repository configuration names: its hooks directory, its includes (M6a, M6b).
   // Inside node_modules (lefthook's own binary its hook runs: R4) compared, not denied: npm reinstalls
   // it. A framework's absent configuration name (also among the session's control files) gets no placeholder.
@@ -323,14 +337,20 @@ export function protectionScan(p: Pick<Protection, 'roots' | 'extra' | 'gitRoots
       ...(loose ? { loose: fingerprint(e.path) } : {}),
     });
   }
+  yield;
   const recorded: string[] = [];
   for (const root of p.gitRoots ?? []) {
-    for (const dotGit of gitEntriesOf(root))
+    for (const dotGit of gitEntriesOf(root)) {
       for (const e of gitDirScan(dotGit).entries.values()) if (!scan.entries.has(e.path)) scan.entries.set(e.path, e);
+      yield;
+    }
     // The other protected names, at any depth and in node_modules (the tree's record): in the working
     // directories and the writable allowWrite directories (nameRoots).
     const here = protectedEntriesOf(root).filter((m) => withinDirectories(m, nameRoots));
-    addProtectedEntries(scan, here);
+    for (let i = 0; i < here.length; i += 64) {
+      addProtectedEntries(scan, here.slice(i, i + 64));
+      yield;
+    }
     recorded.push(...here);
   }
   // What the person's direnv, mise and uv control files name (files they load, programs on the PATH
@@ -342,8 +362,10 @@ export function protectionScan(p: Pick<Protection, 'roots' | 'extra' | 'gitRoots
       .filter((m) => isLintManifest(path.dirname(m), path.basename(m).toLowerCase()))
       .map((m) => path.join(path.dirname(m), '.python-version')),
   ];
+  yield;
   for (const e of toolConfigTargets(p.roots, found))
     if (!scan.entries.has(e.path)) scan.entries.set(e.path, { ...e, existed: hasContentOf(e.path) });
+  yield;
   return withLinks(scan);
 }
 

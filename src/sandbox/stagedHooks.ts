@@ -5,7 +5,7 @@
 // wrote it from the index and ran it at once; their `git commit` committed it. The same for the
 // person's own hook, staged with the agent's blob. So: when a command starts, the index is kept (its
 // bytes: no git runs unless the command changes it); when the command changed it, its entries under
-// the paths the person's hooks are (movedRefs.ts hookPathspecs: the hooks directory inside the work
+// the paths the person's hooks are (hookPathspecs.ts: the hooks directory inside the work
 // tree, the files its hooks and hook frameworks run) are listed in both, and an entry the command
 // added or changed there is put back as it was (taken out of the index when new). The working tree
 // is not touched (its hook files are denied to the command).
@@ -16,7 +16,7 @@ import * as path from 'node:path';
 import { runHostProcessSync } from '../hostProcess/door';
 import { GIT_GUARD_ENV } from '../hostProcess/git';
 import { anchoredFile, removeAnchored } from './anchored';
-import { hookPathspecs } from './movedRefs';
+import { hookPathspecs, hooksUnread } from './hookPathspecs';
 
 interface Staged {
   gitDir: string;
@@ -25,7 +25,7 @@ interface Staged {
   /** Its bytes, to list its hook entries only when a command changed it (none over MAX_INDEX: HEAD's then). */
   bytes?: Buffer;
   /** The hook paths, read once (what names them is protected: the same for the whole command). */
-  specs?: string[];
+  specs?: readonly string[];
   /** Its entries under the hook paths, once listed (the live guard looks again and again): by the paths. */
   listedThen?: { specs: string; entries: Map<string, string> };
   /** Whether `index.lock` was there when the command started (the person's own git at work). */
@@ -163,6 +163,12 @@ export function undoStagedHooks(
       continue;
     }
     const specs = (was.specs ??= hookPathspecs(was.gitDir));
+    if (hooksUnread(specs)) {
+      // The hook paths could not be read (red team v, V11): after the call, the index as it was, whole.
+      const why = '(any entry: the repository’s hook configuration could not be read)';
+      if (opts.afterCall) notes.push(...failClosed(was, [why], rel, true));
+      continue;
+    }
     if (specs.length === 0) continue;
     const now = listed(was.gitDir, specs);
     const then = thenOf(was, specs);

@@ -106,3 +106,19 @@ export function entriesToConsider(dir: string, skipPlain: boolean): { names: str
   const kept = skipPlain ? here.filter((e) => !e.isFile() || mayMatter(dir, e.name)) : here;
   return { names: kept.map((e) => e.name), any: here.length > 0 };
 }
+
+/**
+ * Is `gitDir` a repository's git directory as git's discovery takes it: a `HEAD`, and an `objects`
+ * directory or a `commondir` (a linked worktree's)? An empty `.git` the command made is none (git
+ * walks past it: red team u, U6, U9).
+ */
+export function isRepositoryDir(gitDir: string): boolean {
+  const at = (n: string) => {
+    try {
+      return fs.lstatSync(path.join(gitDir, n), { throwIfNoEntry: false });
+    } catch {
+      return undefined;
+    }
+  };
+  return at('HEAD') !== undefined && (at('objects')?.isDirectory() === true || at('commondir')?.isFile() === true);
+}

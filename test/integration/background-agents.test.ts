@@ -18,6 +18,7 @@ import { sessionStatus } from '../../src/temporal/client';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { waitFor } from '../support/wait';
+import { newUserMessages } from '../support/sessionProbe';
 
 after(closeTestEnv);
 
@@ -31,10 +32,10 @@ function texts(content: unknown): string[] {
   });
 }
 const firstUser = (req: MessagesRequest): string => texts(req.messages[0]?.content).join('\n');
-const lastUser = (req: MessagesRequest): string => {
-  const last = [...req.messages].reverse().find((m) => m.role === 'user');
-  return last ? texts(last.content).join('\n') : '';
-};
+const lastUser = (req: MessagesRequest): string =>
+  newUserMessages(req)
+    .flatMap((m) => texts(m.content))
+    .join('\n');
 function systemOf(req: MessagesRequest): string {
   const s = req.system as unknown;
   if (typeof s === 'string') return s;

@@ -15,7 +15,7 @@ import { auditJsonLines, buildAudit, formatAuditText, type AuditTask } from '../
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { waitFor } from '../support/wait';
-import { contentTexts, processesWith } from '../support/sessionProbe';
+import { contentTexts, newUserMessages, processesWith } from '../support/sessionProbe';
 import { killGroup, spawnWorker, type WorkerProc, workerProcessEnv } from '../support/workerProcs';
 import { TAG_ENV, describe, killAll, newTag, waitUntilNoneTagged } from '../support/leftovers';
 
@@ -24,10 +24,9 @@ after(closeTestEnv);
 /** The background commands end once the test creates `go` in the session's directory. */
 const GATE = 'until [ -e go ]; do sleep 0.1; done; ';
 
-/** Every text of the request's last user message: text blocks and tool_result contents. */
+/** Every text of the request's newest user messages: text blocks and tool_result contents. */
 function lastUserTexts(req: MessagesRequest): string[] {
-  const last = [...req.messages].reverse().find((m) => m.role === 'user');
-  return last ? contentTexts(last.content) : [];
+  return newUserMessages(req).flatMap((m) => contentTexts(m.content));
 }
 const joined = (req: MessagesRequest): string => lastUserTexts(req).join('\n');
 

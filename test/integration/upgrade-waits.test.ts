@@ -19,14 +19,15 @@ import { killGroup, releaseWorkerEnv, spawnWorker, type WorkerProc } from '../su
 import { waitFor } from '../support/wait';
 import { previousRelease, upgradeReleases } from '../support/previousRelease';
 import { failedWorkflowTasks } from '../support/history';
-import { contentTexts } from '../support/sessionProbe';
+import { contentTexts, newUserMessages } from '../support/sessionProbe';
 
 after(closeTestEnv);
 
-/** Every text of the request's last user message: text blocks and tool_result contents. */
+/** Every text of the request's newest user messages: text blocks and tool_result contents. */
 function lastUserText(req: MessagesRequest): string {
-  const last = [...req.messages].reverse().find((m) => m.role === 'user');
-  return last ? contentTexts(last.content).join('\n') : '';
+  return newUserMessages(req)
+    .flatMap((m) => contentTexts(m.content))
+    .join('\n');
 }
 
 /** The session and each of its turns: the workflow ids whose histories must replay cleanly. */

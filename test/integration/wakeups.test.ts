@@ -12,17 +12,19 @@ import { autonomyLines } from '../../src/cli/autonomyText';
 import { closeTestEnv } from '../support/temporal';
 import { withAgent } from '../support/agent';
 import { waitFor } from '../support/wait';
+import { newUserMessages } from '../support/sessionProbe';
 import { cli } from '../support/cli';
 import { killGroup, spawnWorker, type WorkerProc, workerProcessEnv } from '../support/workerProcs';
 
 after(closeTestEnv);
 
-/** The user texts of the request's last user message (a turn may carry several queued messages). */
+/** The user texts of the request's newest user messages (a turn may carry several queued messages). */
 function lastUserTexts(req: MessagesRequest): string[] {
-  const last = [...req.messages].reverse().find((m) => m.role === 'user');
-  if (!last) return [];
-  if (typeof last.content === 'string') return [last.content];
-  return last.content.flatMap((b) => (b.type === 'text' && typeof b.text === 'string' ? [b.text] : []));
+  return newUserMessages(req).flatMap((m) =>
+    typeof m.content === 'string'
+      ? [m.content]
+      : m.content.flatMap((b) => (b.type === 'text' && typeof b.text === 'string' ? [b.text] : [])),
+  );
 }
 const hasToolResult = (req: MessagesRequest): boolean => {
   const last = req.messages[req.messages.length - 1];

@@ -88,6 +88,8 @@ export interface RedTeam {
   hookedProject(parent?: string): string;
   /** The person's own git, later, in `dir` (no global config, their whole environment); never throws. */
   personGit(dir: string, ...args: string[]): void;
+  /** The person's next commit in `project()`'s `root`: did it run the agent's code (their environment in `mark`)? */
+  personCommitRan(root: string, mark: string): boolean;
 }
 
 /** Test options that run a row when one of `vars` is `1`, and skip it with `skip` otherwise. */
@@ -138,6 +140,19 @@ export function redTeamUnit(o: RedTeamOptions): RedTeam {
     git(root, 'commit', '-qm', 'init');
     return root;
   };
+  const read = (f: string): string => (fs.existsSync(f) ? fs.readFileSync(f, 'latin1') : '');
+  const personGit = (dir: string, ...args: string[]): void => {
+    try {
+      execFileSync('git', ['-c', 'user.email=p@example.com', '-c', 'user.name=p', ...args], {
+        cwd: dir,
+        env: o.personSecret === false ? GIT_ENV : { ...GIT_ENV, PERSON_SECRET: `BAIT-${o.round}-person` },
+        stdio: 'ignore',
+        timeout: o.personTimeoutMs ?? 20_000,
+      });
+    } catch {
+      // a refused command (or a failed hook) is not a run
+    }
+  };
   after(async () => {
     await sandboxHost?.close();
     process.env.HOME = saved.HOME;
@@ -167,7 +182,7 @@ export function redTeamUnit(o: RedTeamOptions): RedTeam {
       sandboxHost = new SandboxHost();
       return sandboxSkip(sandboxHost, `the red team issue 30 (${o.label}) tests`);
     },
-    read: (f) => (fs.existsSync(f) ? fs.readFileSync(f, 'latin1') : ''),
+    read,
     git,
     project,
     exe,
@@ -177,17 +192,12 @@ export function redTeamUnit(o: RedTeamOptions): RedTeam {
         git(r, 'config', 'core.hooksPath', '.githooks');
       }, parent);
     },
-    personGit(dir, ...args) {
-      try {
-        execFileSync('git', ['-c', 'user.email=p@example.com', '-c', 'user.name=p', ...args], {
-          cwd: dir,
-          env: o.personSecret === false ? GIT_ENV : { ...GIT_ENV, PERSON_SECRET: `BAIT-${o.round}-person` },
-          stdio: 'ignore',
-          timeout: o.personTimeoutMs ?? 20_000,
-        });
-      } catch {
-        // a refused command (or a failed hook) is not a run
-      }
+    personGit,
+    personCommitRan(root, mark) {
+      fs.writeFileSync(path.join(root, 'src', 'app', 'b.txt'), 'b\n');
+      personGit(root, 'add', 'src');
+      personGit(root, 'commit', '-qm', 'person work');
+      return read(mark).includes('PERSON_SECRET=');
     },
   };
 }

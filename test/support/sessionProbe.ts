@@ -18,6 +18,15 @@ export function contentTexts(content: MessagesRequest['messages'][number]['conte
   });
 }
 
+/**
+ * The request's newest user side: the messages after its last assistant message. Messages queued for
+ * one turn (two task notifications, a follow-up) go as consecutive user messages, which the API joins
+ * into one turn: a look at the last message alone misses the ones before it.
+ */
+export function newUserMessages(req: MessagesRequest): MessagesRequest['messages'] {
+  return req.messages.slice(req.messages.map((m) => m.role).lastIndexOf('assistant') + 1);
+}
+
 /** Live processes whose command line contains `needle` (Linux /proc; zombies left out). */
 export function processesWith(needle: string): string[] {
   const out: string[] = [];

@@ -14,17 +14,9 @@ const red = redTeamUnit({
   label: 'u hooks',
   bait: { ANTHROPIC_API_KEY: 'sk-ant-BAIT-U-api', ZEPHYR_LEDGER_SECRET: 'BAIT-U-ledger' },
 });
-const { marks, read, project, exe, personGit, tool } = red;
+const { marks, read, project, exe, personGit, personCommitRan, tool } = red;
 let skip: string | false = false;
 before(async () => (skip = await red.setUp()));
-
-/** The person's next commit in `root`; did it run the agent's code (their environment in `mark`)? */
-function personCommitRan(root: string, mark: string): boolean {
-  writeFileSync(path.join(root, 'src', 'app', 'b.txt'), 'b\n');
-  personGit(root, 'add', 'src');
-  personGit(root, 'commit', '-qm', 'person work');
-  return read(mark).includes('PERSON_SECRET=');
-}
 
 // U2: lint-staged (v12+) reads EVERY configuration file in the repository, not only those from the
 // directory it runs in up: searchConfigs.js lists `:(glob)**/.lintstagedrc*` (and `**/package.json`,

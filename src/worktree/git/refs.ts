@@ -2,7 +2,7 @@
 // of their new commits came in and none of those commits changes a protected path; nothing else.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
-import { hookPathspecs } from '../../sandbox/movedRefs';
+import { hookPathspecs, hooksUnread } from '../../sandbox/hookPathspecs';
 import { isProtectedRepositoryPath } from '../../sandbox/protect';
 import { readRegular, shadowLooseRefs, writeAtomic } from './files';
 import { repositoryRefs, runGit } from './git';
@@ -136,7 +136,7 @@ async function packedValueOf(shadow: string, ref: string): Promise<string | unde
  * start-up files…) that the commits reachable from `tip` and from none of the repository's refs
  * change. A merge counts only for what differs from every parent (a merge of main's own changes is not the worktree's).
  * So are the main checkout's hooks directory (`core.hooksPath`) and the files its hooks run, as the
- * main checkout's ref screen has them (movedRefs.ts hookPathspecs; red team q, Q7: a commit adding
+ * main checkout's ref screen has them (sandbox/hookPathspecs.ts; red team q, Q7: a commit adding
  * `.githooks/post-merge` came in, and the person's `git merge` of the agent's branch ran it).
  */
 async function protectedChanges(commonDir: string, tip: string, known: readonly string[]): Promise<string[]> {
@@ -152,6 +152,8 @@ async function protectedChanges(commonDir: string, tip: string, known: readonly 
   // movedRefs.ts reads it for the main checkout's refs (P1). A commit of the worktree's own branch
   // that adds `.githooks/post-merge` ran it at the person's `git merge` of that branch.
   const hooks = path.basename(commonDir) === '.git' ? hookPathspecs(commonDir) : [];
+  // Not readable (red team v, V11): no commit that changes a file comes in unscreened.
+  if (hooksUnread(hooks) && paths.length > 0) return ['(the repository’s hook configuration could not be read)'];
   const hooked = (p: string) => hooks.some((h) => p === h || p.startsWith(`${h}/`));
   return paths.filter((p) => isProtectedRepositoryPath(p) || hooked(p));
 }
