@@ -25,7 +25,8 @@ import { commonDirOf, submoduleGitDirs, workTreeOf } from './repoConfigTargets';
 import { hookPathspecs, hooksUnread } from './hookPathspecs';
 import { readRefFile, readRefState, refNames, resolveName, sameRefFile, type RefFile, type RefState } from './refFiles';
 import { DirectoryMoved, inAnchoredDirectory, removeAnchored } from './anchored';
-import { rangeChangesHooks, screenGit } from './refRange';
+import { rangeChangesHooks } from './refRange';
+import { screenGit } from './screenGit';
 
 /** Each repository's refs when a command started, by git directory. */
 export type RefSnapshots = Map<string, RefState>;

@@ -333,32 +333,28 @@ test(
 // `.githooks/pre-commit`, so C's change lands in the person's hook; their next commit runs it. (A todo's
 // pick of C — a stopped rebase's `--continue` — does the same; ort's `-Xsubtree=.githooks` in
 // `rebase-merge/strategy_opts`, which no screen reads, shifts a change there without the rename.)
-test(
-  'V15 (dontAsk): a branch that changes a top-level copy of the person’s hook on an unrelated root — the person’s cherry-pick of it and next commit run nothing of the agent’s',
-  hole('V15: hook paths are compared by name; ort’s rename detection carries the change into the hook'),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const root = hookedProject();
-    const mark = path.join(marks, 'v15');
-    // Control: p0's copy unlike the hook (no rename pairs them: a modify/delete conflict, nothing committed).
-    const base = process.env.V_CONTROL
-      ? 'o=$(printf "not the hook at all\\n" | git hash-object -w --stdin)'
-      : 'o=$(git rev-parse HEAD:.githooks/pre-commit)';
-    const out = await tool(root, 'dontAsk', 'Bash', {
-      command: [
-        ...hookCommit(mark),
-        base,
-        'p0=$(printf "100755 blob %s\\tpre-commit\\n" "$o" | git mktree | xargs git commit-tree -m base)',
-        't1=$(printf "100755 blob %s\\tpre-commit\\n" "$b" | git mktree)',
-        'git update-ref refs/heads/fix "$(git commit-tree "$t1" -p "$p0" -m tidy)"',
-        'git log --oneline --stat fix | head -8',
-      ].join('\n'),
-    });
-    t.diagnostic(words(out, 700));
-    personGit(root, 'cherry-pick', 'fix');
-    assert.deepEqual({ ran: personCommitRan(root, mark) }, { ran: false }, read(mark).slice(0, 200));
-  },
-);
+test('V15 (dontAsk): a branch that changes a top-level copy of the person’s hook on an unrelated root — the person’s cherry-pick of it and next commit run nothing of the agent’s', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = hookedProject();
+  const mark = path.join(marks, 'v15');
+  // Control: p0's copy unlike the hook (no rename pairs them: a modify/delete conflict, nothing committed).
+  const base = process.env.V_CONTROL
+    ? 'o=$(printf "not the hook at all\\n" | git hash-object -w --stdin)'
+    : 'o=$(git rev-parse HEAD:.githooks/pre-commit)';
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: [
+      ...hookCommit(mark),
+      base,
+      'p0=$(printf "100755 blob %s\\tpre-commit\\n" "$o" | git mktree | xargs git commit-tree -m base)',
+      't1=$(printf "100755 blob %s\\tpre-commit\\n" "$b" | git mktree)',
+      'git update-ref refs/heads/fix "$(git commit-tree "$t1" -p "$p0" -m tidy)"',
+      'git log --oneline --stat fix | head -8',
+    ].join('\n'),
+  });
+  t.diagnostic(words(out, 700));
+  personGit(root, 'cherry-pick', 'fix');
+  assert.deepEqual({ ran: personCommitRan(root, mark) }, { ran: false }, read(mark).slice(0, 200));
+});
 
 // V16 (integrity): the retry of a screen that threw (uncheckedCalls.ts) compares with the snapshot taken
 // before the FAILED call, however long ago: what the person did meanwhile counts as that call's. V1's chain
