@@ -273,7 +273,7 @@ function writeBack(gitDir: string, rel: string, f: Written): void {
 }
 
 /** Put an entry back as `was` had it; the packed refs as a whole. */
-function putBack(gitDir: string, was: RefState, entry: string): boolean {
+export function putBack(gitDir: string, was: RefState, entry: string): boolean {
   const rel = entry.startsWith('packed:') ? 'packed-refs' : entry;
   try {
     if (rel === 'packed-refs')
@@ -292,7 +292,7 @@ function putBack(gitDir: string, was: RefState, entry: string): boolean {
  * Past the walk's bound: every loose ref the command added is removed, every one it changed put
  * back; each directory listed and changed through its pinned descriptor (links not followed, Q11).
  */
-function removeUnknownLoose(gitDir: string, was: RefState, rel = 'refs'): void {
+export function removeUnknownLoose(gitDir: string, was: RefState, rel = 'refs'): void {
   const below: string[] = [];
   try {
     inAnchoredDirectory(path.join(gitDir, rel), (at) => {

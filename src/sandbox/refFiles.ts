@@ -53,7 +53,7 @@ const MAX_REF_BYTES = 8192;
 /** git's SYMREF_MAXDEPTH. */
 const MAX_DEPTH = 5;
 const OID_AT = /^([0-9a-f]{64}|[0-9a-f]{40})(?=\s|$)/i;
-const PSEUDOREF = /^[A-Z_-]+$/;
+export const PSEUDOREF = /^[A-Z_-]+$/;
 
 /** One buffer for every ref file read (synchronous: never shared by two reads). */
 const REF_BUFFER = Buffer.allocUnsafe(MAX_REF_BYTES);
@@ -107,6 +107,22 @@ export function wellFormedRefName(name: string): boolean {
   return name.split('/').every((c) => c !== '' && !c.startsWith('.') && !c.endsWith('.lock'));
 }
 
+/**
+ * `name` below the git directory read into `state`; one that cannot even be looked at (a path longer
+ * than PATH_MAX: red team v, V1, ENAMETOOLONG; ELOOP, EACCES) is not read as none: the state is
+ * truncated (every ref the command moved is put back unscreened); undefined then.
+ */
+function readInto(state: RefState, gitDir: string, name: string): RefFile | undefined {
+  try {
+    const f = readRefFile(path.join(gitDir, name));
+    if (f) state.files.set(name, f);
+    return f;
+  } catch {
+    state.truncated = true;
+    return undefined;
+  }
+}
+
 function walk(gitDir: string, rel: string, state: RefState, count: { n: number }): void {
   let entries: fs.Dirent[];
   try {
@@ -125,10 +141,7 @@ function walk(gitDir: string, rel: string, state: RefState, count: { n: number }
     const name = `${rel}/${e.name}`;
     count.n++;
     if (e.isDirectory()) walk(gitDir, name, state, count);
-    else if (e.isFile() || e.isSymbolicLink()) {
-      const f = readRefFile(path.join(gitDir, name));
-      if (f) state.files.set(name, f);
-    }
+    else if (e.isFile() || e.isSymbolicLink()) readInto(state, gitDir, name);
   }
 }
 
@@ -162,7 +175,7 @@ function readPacked(gitDir: string, state: RefState): void {
  * packed-refs' text; its identity when it is over packedRefsLimit() or cannot be read whole (never
  * a whole-file read of an unbounded size: a string holds 512 MiB at most, Q19).
  */
-function readPackedText(p: string): string | { identity: string } {
+export function readPackedText(p: string): string | { identity: string } {
   let fd: number;
   try {
     fd = fs.openSync(p, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
@@ -204,7 +217,7 @@ export function readRefState(gitDir: string): RefState {
   const state: RefState = { files: new Map(), packed: new Map(), truncated: false };
   readPacked(gitDir, state);
   const top = fs.lstatSync(path.join(gitDir, 'refs'), { throwIfNoEntry: false });
-  if (top?.isSymbolicLink()) state.files.set('refs', readRefFile(path.join(gitDir, 'refs'))!);
+  if (top?.isSymbolicLink()) readInto(state, gitDir, 'refs');
   else walk(gitDir, 'refs', state, { n: 0 });
   let names: string[] = [];
   try {
@@ -214,20 +227,14 @@ export function readRefState(gitDir: string): RefState {
   } catch {
     // gone
   }
-  for (const n of names) {
-    const f = readRefFile(path.join(gitDir, n));
-    if (f) state.files.set(n, f);
-  }
+  for (const n of names) readInto(state, gitDir, n);
   // The files symrefs lead to outside refs/ and the pseudorefs (`ref: info/x`): git reads them too.
   const queue = [...state.files.values()];
   for (let i = 0; i < queue.length && i < MAX_LOOSE; i++) {
     const target = symrefTarget(queue[i]!);
     if (!target || !wellFormedRefName(target) || state.files.has(target) || target.startsWith('refs/')) continue;
-    const f = readRefFile(path.join(gitDir, target));
-    if (f) {
-      state.files.set(target, f);
-      queue.push(f);
-    }
+    const f = readInto(state, gitDir, target);
+    if (f) queue.push(f);
   }
   state.logs = readLogs(gitDir);
   state.logsDir = logsIdentity(gitDir);
