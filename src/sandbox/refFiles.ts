@@ -15,7 +15,7 @@ import { grantOwner, readdirOwned } from './anchored';
 import { logsIdentity, readLogs, type LogFile } from './movedLogs';
 
 /** One ref file: its text (bounded), or a symbolic link with its target. */
-export type RefFile = { kind: 'file'; text: string } | { kind: 'link'; target: string };
+export type RefFile = { kind: 'file'; text: string; over?: true } | { kind: 'link'; target: string };
 
 export interface RefState {
   /** Path below the git directory → what is there (loose refs, pseudorefs, what symrefs lead to). */
@@ -48,8 +48,14 @@ export function packedRefsLimit(): number {
 
 /** Loose entries read below `refs/` before the walk stops (packed refs do not count: N3c). */
 export const MAX_LOOSE = 50_000;
-/** Bytes of a ref file read: a ref's object id or a symref's target is short. */
+/** Bytes of a ref file read into the shared buffer: a ref's object id or a symref's target is short. */
 const MAX_REF_BYTES = 8192;
+/**
+ * Bytes of a ref file read at all (FETCH_HEAD and MERGE_HEAD list one object per line, and git's
+ * `merge FETCH_HEAD` reads every line: red team v, V3 — a first line padded past 8 KiB hid P1 on the
+ * second). A bigger file is not read: it is recorded by its identity (`over`), and put back unscreened.
+ */
+const MAX_REF_FILE_BYTES = 1 << 20;
 /** git's SYMREF_MAXDEPTH. */
 const MAX_DEPTH = 5;
 const OID_AT = /^([0-9a-f]{64}|[0-9a-f]{40})(?=\s|$)/i;
@@ -58,8 +64,8 @@ export const PSEUDOREF = /^[A-Z_-]+$/;
 /** One buffer for every ref file read (synchronous: never shared by two reads). */
 const REF_BUFFER = Buffer.allocUnsafe(MAX_REF_BYTES);
 
-/** Read a regular file's first bytes without following a link or blocking on a FIFO. */
-function readRegular(p: string): string | undefined {
+/** Read a regular file without following a link or blocking on a FIFO; one over the bound by its identity. */
+function readRegular(p: string): string | { over: string } | undefined {
   const flags = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
   let fd: number;
   try {
@@ -75,9 +81,16 @@ function readRegular(p: string): string | undefined {
     }
   }
   try {
-    if (!fs.fstatSync(fd).isFile()) return undefined;
-    const n = fs.readSync(fd, REF_BUFFER, 0, MAX_REF_BYTES, 0);
-    return REF_BUFFER.toString('latin1', 0, n);
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) return undefined;
+    if (st.size > MAX_REF_FILE_BYTES) return { over: `\0over ${identityOf(st)}` };
+    // The shared buffer for a ref's few bytes; a bigger file read whole (a byte more: grown while read?).
+    const buf = st.size < MAX_REF_BYTES ? REF_BUFFER : Buffer.allocUnsafe(st.size + 1);
+    let n = 0;
+    for (let got = -1; got !== 0 && n < buf.length; n += got) got = fs.readSync(fd, buf, n, buf.length - n, n);
+    // Grown past what was measured while read (a command still writing it): not read.
+    if (n === buf.length) return { over: `\0over ${identityOf(fs.fstatSync(fd))}` };
+    return buf.toString('latin1', 0, n);
   } catch {
     return undefined;
   } finally {
@@ -97,6 +110,7 @@ export function readRefFile(p: string): RefFile | undefined {
   }
   if (!st?.isFile()) return undefined;
   const text = readRegular(p);
+  if (typeof text === 'object') return { kind: 'file', text: text.over, over: true };
   return text === undefined ? undefined : { kind: 'file', text };
 }
 
@@ -245,7 +259,7 @@ export function readRefState(gitDir: string): RefState {
 function oidsOf(f: RefFile): string[] {
   if (f.kind === 'link') return [];
   const out: string[] = [];
-  for (const line of f.text.split('\n').slice(0, 64)) {
+  for (const line of f.text.split('\n')) {
     const m = OID_AT.exec(line);
     if (m) out.push(m[1]!.toLowerCase());
   }

@@ -114,27 +114,23 @@ test(
 // handle_fetch_head). A FETCH_HEAD whose first line names HEAD with a description padded past 8 KiB and
 // whose second names P1 is screened as naming HEAD: it stays. The person's `git merge FETCH_HEAD` (the
 // usual "merge what was fetched") fast-forwards to P1; their next commit runs its hook.
-test(
-  'V3 (dontAsk): a FETCH_HEAD naming P1 past its first 8 KiB — the person’s git merge FETCH_HEAD and next commit run nothing of the agent’s',
-  hole('V3: ref files are read to 8 KiB / 64 lines; git merge FETCH_HEAD reads every line'),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const root = hookedProject();
-    const mark = path.join(marks, 'v3');
-    const pad = process.env.V_CONTROL ? 10 : 9000;
-    const out = await tool(root, 'dontAsk', 'Bash', {
-      command: [
-        ...hookCommit(mark),
-        `pad=$(head -c ${pad} /dev/zero | tr '\\0' x)`,
-        "printf \"%s\\t\\tbranch '%s' of origin\\n%s\\t\\tbranch 'fix' of origin\\n\" $(git rev-parse HEAD) $pad $c > .git/FETCH_HEAD",
-        'wc -c .git/FETCH_HEAD',
-      ].join('\n'),
-    });
-    t.diagnostic(words(out));
-    personGit(root, 'merge', '-q', 'FETCH_HEAD');
-    assert.deepEqual({ ran: personCommitRan(root, mark) }, { ran: false }, read(mark).slice(0, 200));
-  },
-);
+test('V3 (dontAsk): a FETCH_HEAD naming P1 past its first 8 KiB — the person’s git merge FETCH_HEAD and next commit run nothing of the agent’s', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = hookedProject();
+  const mark = path.join(marks, 'v3');
+  const pad = process.env.V_CONTROL ? 10 : 9000;
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: [
+      ...hookCommit(mark),
+      `pad=$(head -c ${pad} /dev/zero | tr '\\0' x)`,
+      "printf \"%s\\t\\tbranch '%s' of origin\\n%s\\t\\tbranch 'fix' of origin\\n\" $(git rev-parse HEAD) $pad $c > .git/FETCH_HEAD",
+      'wc -c .git/FETCH_HEAD',
+    ].join('\n'),
+  });
+  t.diagnostic(words(out));
+  personGit(root, 'merge', '-q', 'FETCH_HEAD');
+  assert.deepEqual({ ran: personCommitRan(root, mark) }, { ran: false }, read(mark).slice(0, 200));
+});
 
 // V8: the ref screen runs after the call only (movedRefs.ts from afterCall.ts); the live guard undoes a new
 // `.git`, protected names and a staged hook while a command runs (Q16's third row), not a moved ref. A

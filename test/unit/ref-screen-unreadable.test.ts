@@ -6,12 +6,12 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, realpathSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { readLogs } from '../../src/sandbox/movedLogs';
-import { readRefState } from '../../src/sandbox/refFiles';
-import { refSnapshots } from '../../src/sandbox/movedRefs';
+import { readRefState, resolveName } from '../../src/sandbox/refFiles';
+import { refSnapshots, undoCarriedRefs } from '../../src/sandbox/movedRefs';
 import { undoRefsUnscreened } from '../../src/sandbox/refsUnscreened';
 
 const base = realpathSync(mkdtempSync(path.join(tmpdir(), 'da-refdeep-')));
@@ -99,4 +99,24 @@ test('V1: the fallback of a ref screen that threw puts every ref back as the com
   assert.equal(existsSync(path.join(gitDir, 'FETCH_HEAD')), false);
   assert.equal(readFileSync(path.join(gitDir, 'refs', 'heads', 'keep'), 'utf8'), main);
   assert.notEqual(git('rev-parse', 'HEAD'), two);
+});
+
+// V3: git's `merge FETCH_HEAD` reads every line of FETCH_HEAD; the screen read 8 KiB and 64 lines.
+test('V3: every line of a FETCH_HEAD is read; one over 1 MiB is not read, and put back unscreened', () => {
+  const d = repo();
+  const gitDir = path.join(d, '.git');
+  const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: d, encoding: 'utf8' }).trim();
+  const p1 = 'e'.repeat(40);
+  const line = (oid: string, what: string) => `${oid}\t\tbranch '${what}' of origin\n`;
+  writeFileSync(path.join(gitDir, 'FETCH_HEAD'), line(head, 'x'.repeat(9000)) + line(p1, 'fix'));
+  assert.ok(resolveName(readRefState(gitDir), 'FETCH_HEAD').oids.includes(p1), 'past 8 KiB');
+  writeFileSync(path.join(gitDir, 'FETCH_HEAD'), line(head, 'a').repeat(70) + line(p1, 'fix'));
+  assert.ok(resolveName(readRefState(gitDir), 'FETCH_HEAD').oids.includes(p1), 'past 64 lines');
+  rmSync(path.join(gitDir, 'FETCH_HEAD'));
+  const before = refSnapshots([d]);
+  writeFileSync(path.join(gitDir, 'FETCH_HEAD'), line(head, 'a'.repeat(2 << 20)));
+  assert.equal(readRefState(gitDir).files.get('FETCH_HEAD')?.kind === 'file', true);
+  const notes = undoCarriedRefs(before);
+  assert.match(notes.join('\n'), /FETCH_HEAD was a symbolic link, a replace ref or a ref file too big to read/);
+  assert.equal(existsSync(path.join(gitDir, 'FETCH_HEAD')), false);
 });
