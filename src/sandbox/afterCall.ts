@@ -12,6 +12,7 @@ import { endedChecked } from './liveWriters';
 import { undoManifestBins } from './manifestBins';
 import { undoForgedObjects } from './movedObjects';
 import { todoScreen, undoCarriedRefs } from './movedRefs';
+import { undoRefsUnscreened } from './refsUnscreened';
 import { undoProtectedWrites, type ProtectedScan } from './protect';
 import { undoTodoExecs } from './sequencerState';
 import {
@@ -39,6 +40,8 @@ export async function undoProtected(protection: Protection): Promise<string[]> {
 interface Screen {
   name: string;
   run: (state: { after?: ProtectedScan }) => string[] | Promise<string[]>;
+  /** When `run` threw: what it covers undone on disk unscreened (red team v, V1: the person's git does not wait for the retry). */
+  fallback?: () => string[];
 }
 
 /** The screens of a call's protection, in their order (objects before refs: the ref screen reads what a checkout would write). */
@@ -63,7 +66,7 @@ function screensOf(p: Protection): Screen[] {
   if (manifests) screens.push({ name: 'package.json keys', run: () => undoManifestBins(manifestsOf(p), manifests) });
   if (lint) screens.push({ name: 'linter keys', run: () => undoLintKeys(lintFilesOf(p), lint) });
   if (objects) screens.push({ name: 'objects', run: () => undoForgedObjects(objects, rel) });
-  if (refs) screens.push({ name: 'refs', run: () => undoCarriedRefs(refs) });
+  if (refs) screens.push({ name: 'refs', run: () => undoCarriedRefs(refs), fallback: () => undoRefsUnscreened(refs) });
   if (staged) screens.push({ name: 'the index', run: () => undoStagedHooks(staged, rel, { afterCall: true }) });
   if (todos && objects)
     screens.push({
@@ -95,6 +98,11 @@ export async function runScreens(
     } catch (err) {
       // Not the pinned `/proc/<pid>/fd/<n>/`: it gives the worker's pid away (red team q, Q20).
       failed.push({ screen, why: String((err as Error)?.message ?? err).replace(/\/proc\/\d+\/fd\/\d+\//g, '') });
+      try {
+        notes.push(...(screen.fallback?.() ?? []));
+      } catch {
+        // the note of the failed screen says what is left
+      }
     }
   }
   return { notes, failed };

@@ -61,6 +61,19 @@ function readText(p: string, max: number): string | undefined {
   }
 }
 
+/**
+ * lstat that never throws: undefined when there is nothing; a path that cannot even be looked at (a
+ * chain of directories longer than PATH_MAX: ENAMETOOLONG, red team v, V1 — it made the whole ref
+ * screen throw and P1's branch stay; ELOOP, EACCES) as an entry of no known kind (ino -1, forced).
+ */
+function lookAt(p: string): { ctimeMs: number; ino: number; size: number; isFile(): boolean } | undefined {
+  try {
+    return fs.lstatSync(p, { throwIfNoEntry: false });
+  } catch {
+    return { ctimeMs: 0, ino: -1, size: 0, isFile: () => false };
+  }
+}
+
 /** The reflogs of a git directory (`logs/HEAD`, `logs/refs/**`), links and other kinds as ino -1. */
 export function readLogs(gitDir: string): Map<string, LogFile> {
   const out = new Map<string, LogFile>();
@@ -70,7 +83,7 @@ export function readLogs(gitDir: string): Map<string, LogFile> {
       entries = readdirOwned(path.join(gitDir, rel));
     } catch (err) {
       // Not listable even by its owner (red team s, S4): the directory is taken as one the command changed.
-      const st = fs.lstatSync(path.join(gitDir, rel), { throwIfNoEntry: false });
+      const st = lookAt(path.join(gitDir, rel));
       if (st && (err as NodeJS.ErrnoException).code !== 'ENOENT')
         out.set(rel, { ino: -1, size: 0, ctimeMs: st.ctimeMs });
       return;
@@ -84,7 +97,7 @@ export function readLogs(gitDir: string): Map<string, LogFile> {
   };
   const entry = (name: string) => {
     const p = path.join(gitDir, name);
-    const st = fs.lstatSync(p, { throwIfNoEntry: false });
+    const st = lookAt(p);
     if (!st) return;
     if (!st.isFile()) return void out.set(name, { ino: -1, size: 0, ctimeMs: st.ctimeMs });
     const text = readText(p, MAX_LOG_BYTES);

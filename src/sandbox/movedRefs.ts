@@ -150,7 +150,8 @@ function entryChanged(was: RefState, now: RefState, entry: string): boolean {
   return !sameRefFile(was.files.get(entry), now.files.get(entry));
 }
 
-const isLink = (f: RefFile | undefined) => f?.kind === 'link';
+/** Put back unscreened: a link, or a file over the bound of what is read (red team v, V3). */
+const isLink = (f: RefFile | undefined) => f?.kind === 'link' || (f?.kind === 'file' && f.over === true);
 
 /** The names that lead somewhere new since `was`, with what changed on their way. */
 function movedNames(was: RefState, now: RefState): Moved[] {
@@ -201,7 +202,8 @@ function judge(
   }
   const started = Date.now();
   for (const m of moved) {
-    if (m.forced) out.set(m, 'was a symbolic link or a replace ref a command wrote');
+    if (m.forced)
+      out.set(m, 'was a symbolic link, a replace ref or a ref file too big to read (over 1 MiB) a command wrote');
     else if (Date.now() - started > BUDGET_MS) out.set(m, 'could not be screened in time');
     else if (m.fresh.some((o) => carriesGitDirectory(gitDir, o))) out.set(m, carry);
     else if (m.fresh.length > 0 && hooksUnread((specs ??= hookPathspecs(gitDir)))) out.set(m, unread);
@@ -247,7 +249,8 @@ type Written = RefFile | { kind: 'text'; text: string } | undefined;
 function replaceIn(at: (name: string) => string, name: string, f: Written): void {
   const p = at(name);
   removeAnchored(path.dirname(p), path.basename(p));
-  if (!f) return;
+  // One that was over the bound was not read: nothing to write back (removed: fail closed, V3).
+  if (!f || (f.kind === 'file' && f.over)) return;
   if (f.kind === 'link') return fs.symlinkSync(f.target, p);
   const tmp = at(`${name}.da-undo-${randomBytes(6).toString('hex')}`);
   fs.writeFileSync(tmp, f.text, { encoding: 'latin1', flag: 'wx' });
@@ -274,7 +277,7 @@ function writeBack(gitDir: string, rel: string, f: Written): void {
 }
 
 /** Put an entry back as `was` had it; the packed refs as a whole. */
-function putBack(gitDir: string, was: RefState, entry: string): boolean {
+export function putBack(gitDir: string, was: RefState, entry: string): boolean {
   const rel = entry.startsWith('packed:') ? 'packed-refs' : entry;
   try {
     if (rel === 'packed-refs')
@@ -293,7 +296,7 @@ function putBack(gitDir: string, was: RefState, entry: string): boolean {
  * Past the walk's bound: every loose ref the command added is removed, every one it changed put
  * back; each directory listed and changed through its pinned descriptor (links not followed, Q11).
  */
-function removeUnknownLoose(gitDir: string, was: RefState, rel = 'refs'): void {
+export function removeUnknownLoose(gitDir: string, was: RefState, rel = 'refs'): void {
   const below: string[] = [];
   try {
     inAnchoredDirectory(path.join(gitDir, rel), (at) => {

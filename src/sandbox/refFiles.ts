@@ -15,7 +15,7 @@ import { grantOwner, readdirOwned } from './anchored';
 import { logsIdentity, readLogs, type LogFile } from './movedLogs';
 
 /** One ref file: its text (bounded), or a symbolic link with its target. */
-export type RefFile = { kind: 'file'; text: string } | { kind: 'link'; target: string };
+export type RefFile = { kind: 'file'; text: string; over?: true } | { kind: 'link'; target: string };
 
 export interface RefState {
   /** Path below the git directory → what is there (loose refs, pseudorefs, what symrefs lead to). */
@@ -48,18 +48,24 @@ export function packedRefsLimit(): number {
 
 /** Loose entries read below `refs/` before the walk stops (packed refs do not count: N3c). */
 export const MAX_LOOSE = 50_000;
-/** Bytes of a ref file read: a ref's object id or a symref's target is short. */
+/** Bytes of a ref file read into the shared buffer: a ref's object id or a symref's target is short. */
 const MAX_REF_BYTES = 8192;
+/**
+ * Bytes of a ref file read at all (FETCH_HEAD and MERGE_HEAD list one object per line, and git's
+ * `merge FETCH_HEAD` reads every line: red team v, V3 — a first line padded past 8 KiB hid P1 on the
+ * second). A bigger file is not read: it is recorded by its identity (`over`), and put back unscreened.
+ */
+const MAX_REF_FILE_BYTES = 1 << 20;
 /** git's SYMREF_MAXDEPTH. */
 const MAX_DEPTH = 5;
 const OID_AT = /^([0-9a-f]{64}|[0-9a-f]{40})(?=\s|$)/i;
-const PSEUDOREF = /^[A-Z_-]+$/;
+export const PSEUDOREF = /^[A-Z_-]+$/;
 
 /** One buffer for every ref file read (synchronous: never shared by two reads). */
 const REF_BUFFER = Buffer.allocUnsafe(MAX_REF_BYTES);
 
-/** Read a regular file's first bytes without following a link or blocking on a FIFO. */
-function readRegular(p: string): string | undefined {
+/** Read a regular file without following a link or blocking on a FIFO; one over the bound by its identity. */
+function readRegular(p: string): string | { over: string } | undefined {
   const flags = fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK;
   let fd: number;
   try {
@@ -75,9 +81,16 @@ function readRegular(p: string): string | undefined {
     }
   }
   try {
-    if (!fs.fstatSync(fd).isFile()) return undefined;
-    const n = fs.readSync(fd, REF_BUFFER, 0, MAX_REF_BYTES, 0);
-    return REF_BUFFER.toString('latin1', 0, n);
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) return undefined;
+    if (st.size > MAX_REF_FILE_BYTES) return { over: `\0over ${identityOf(st)}` };
+    // The shared buffer for a ref's few bytes; a bigger file read whole (a byte more: grown while read?).
+    const buf = st.size < MAX_REF_BYTES ? REF_BUFFER : Buffer.allocUnsafe(st.size + 1);
+    let n = 0;
+    for (let got = -1; got !== 0 && n < buf.length; n += got) got = fs.readSync(fd, buf, n, buf.length - n, n);
+    // Grown past what was measured while read (a command still writing it): not read.
+    if (n === buf.length) return { over: `\0over ${identityOf(fs.fstatSync(fd))}` };
+    return buf.toString('latin1', 0, n);
   } catch {
     return undefined;
   } finally {
@@ -97,6 +110,7 @@ export function readRefFile(p: string): RefFile | undefined {
   }
   if (!st?.isFile()) return undefined;
   const text = readRegular(p);
+  if (typeof text === 'object') return { kind: 'file', text: text.over, over: true };
   return text === undefined ? undefined : { kind: 'file', text };
 }
 
@@ -105,6 +119,22 @@ export function wellFormedRefName(name: string): boolean {
   if (!name || name.endsWith('/') || name.endsWith('.') || name.includes('..')) return false;
   if (name.includes('@{') || name === '@' || /[\x00-\x20\x7f~^:?*[\\]/.test(name)) return false;
   return name.split('/').every((c) => c !== '' && !c.startsWith('.') && !c.endsWith('.lock'));
+}
+
+/**
+ * `name` below the git directory read into `state`; one that cannot even be looked at (a path longer
+ * than PATH_MAX: red team v, V1, ENAMETOOLONG; ELOOP, EACCES) is not read as none: the state is
+ * truncated (every ref the command moved is put back unscreened); undefined then.
+ */
+function readInto(state: RefState, gitDir: string, name: string): RefFile | undefined {
+  try {
+    const f = readRefFile(path.join(gitDir, name));
+    if (f) state.files.set(name, f);
+    return f;
+  } catch {
+    state.truncated = true;
+    return undefined;
+  }
 }
 
 function walk(gitDir: string, rel: string, state: RefState, count: { n: number }): void {
@@ -125,10 +155,7 @@ function walk(gitDir: string, rel: string, state: RefState, count: { n: number }
     const name = `${rel}/${e.name}`;
     count.n++;
     if (e.isDirectory()) walk(gitDir, name, state, count);
-    else if (e.isFile() || e.isSymbolicLink()) {
-      const f = readRefFile(path.join(gitDir, name));
-      if (f) state.files.set(name, f);
-    }
+    else if (e.isFile() || e.isSymbolicLink()) readInto(state, gitDir, name);
   }
 }
 
@@ -162,7 +189,7 @@ function readPacked(gitDir: string, state: RefState): void {
  * packed-refs' text; its identity when it is over packedRefsLimit() or cannot be read whole (never
  * a whole-file read of an unbounded size: a string holds 512 MiB at most, Q19).
  */
-function readPackedText(p: string): string | { identity: string } {
+export function readPackedText(p: string): string | { identity: string } {
   let fd: number;
   try {
     fd = fs.openSync(p, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
@@ -204,7 +231,7 @@ export function readRefState(gitDir: string): RefState {
   const state: RefState = { files: new Map(), packed: new Map(), truncated: false };
   readPacked(gitDir, state);
   const top = fs.lstatSync(path.join(gitDir, 'refs'), { throwIfNoEntry: false });
-  if (top?.isSymbolicLink()) state.files.set('refs', readRefFile(path.join(gitDir, 'refs'))!);
+  if (top?.isSymbolicLink()) readInto(state, gitDir, 'refs');
   else walk(gitDir, 'refs', state, { n: 0 });
   let names: string[] = [];
   try {
@@ -214,20 +241,14 @@ export function readRefState(gitDir: string): RefState {
   } catch {
     // gone
   }
-  for (const n of names) {
-    const f = readRefFile(path.join(gitDir, n));
-    if (f) state.files.set(n, f);
-  }
+  for (const n of names) readInto(state, gitDir, n);
   // The files symrefs lead to outside refs/ and the pseudorefs (`ref: info/x`): git reads them too.
   const queue = [...state.files.values()];
   for (let i = 0; i < queue.length && i < MAX_LOOSE; i++) {
     const target = symrefTarget(queue[i]!);
     if (!target || !wellFormedRefName(target) || state.files.has(target) || target.startsWith('refs/')) continue;
-    const f = readRefFile(path.join(gitDir, target));
-    if (f) {
-      state.files.set(target, f);
-      queue.push(f);
-    }
+    const f = readInto(state, gitDir, target);
+    if (f) queue.push(f);
   }
   state.logs = readLogs(gitDir);
   state.logsDir = logsIdentity(gitDir);
@@ -238,7 +259,7 @@ export function readRefState(gitDir: string): RefState {
 function oidsOf(f: RefFile): string[] {
   if (f.kind === 'link') return [];
   const out: string[] = [];
-  for (const line of f.text.split('\n').slice(0, 64)) {
+  for (const line of f.text.split('\n')) {
     const m = OID_AT.exec(line);
     if (m) out.push(m[1]!.toLowerCase());
   }

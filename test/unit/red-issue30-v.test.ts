@@ -41,28 +41,24 @@ const deepChain = (dir: string) => [
 // chain of directories below `.git/logs/refs` longer than PATH_MAX (4096) makes readdir and then that
 // lstat throw ENAMETOOLONG, so readRefState — and the whole 'refs' screen — throws after the call, and
 // P1's branch (a commit replacing the person's hook) stays. The person's checkout of it and next commit run it.
-test(
-  'V1 (dontAsk): P1’s branch, with a reflog directory chain longer than PATH_MAX — the person’s checkout of it and next commit run nothing of the agent’s',
-  hole('V1: the refs screen throws (ENAMETOOLONG in readLogs) and fails closed for the agent only'),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const root = hookedProject();
-    const mark = path.join(marks, 'v1');
-    const out = await tool(root, 'dontAsk', 'Bash', {
-      command: [
-        ...hookCommit(mark),
-        'git update-ref refs/heads/fix "$c"',
-        ...(process.env.V_CONTROL ? [] : deepChain('.git/logs/refs')),
-        'echo done',
-      ].join('\n'),
-    });
-    t.diagnostic(words(out));
-    personGit(root, 'checkout', '-q', 'fix');
-    const ran = personCommitRan(root, mark);
-    removeDeep(root);
-    assert.deepEqual({ ran }, { ran: false }, read(mark).slice(0, 200));
-  },
-);
+test('V1 (dontAsk): P1’s branch, with a reflog directory chain longer than PATH_MAX — the person’s checkout of it and next commit run nothing of the agent’s', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = hookedProject();
+  const mark = path.join(marks, 'v1');
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: [
+      ...hookCommit(mark),
+      'git update-ref refs/heads/fix "$c"',
+      ...(process.env.V_CONTROL ? [] : deepChain('.git/logs/refs')),
+      'echo done',
+    ].join('\n'),
+  });
+  t.diagnostic(words(out));
+  personGit(root, 'checkout', '-q', 'fix');
+  const ran = personCommitRan(root, mark);
+  removeDeep(root);
+  assert.deepEqual({ ran }, { ran: false }, read(mark).slice(0, 200));
+});
 
 // V2: U5/U14's class in the reflogs. movedLogs.ts' lines are screened by movedRefs.ts undoCarriedLogs →
 // carriesGitDirectory || carriesHooks of the line's commit against HEAD: the TIP only, not the commits it
@@ -110,27 +106,23 @@ test(
 // handle_fetch_head). A FETCH_HEAD whose first line names HEAD with a description padded past 8 KiB and
 // whose second names P1 is screened as naming HEAD: it stays. The person's `git merge FETCH_HEAD` (the
 // usual "merge what was fetched") fast-forwards to P1; their next commit runs its hook.
-test(
-  'V3 (dontAsk): a FETCH_HEAD naming P1 past its first 8 KiB — the person’s git merge FETCH_HEAD and next commit run nothing of the agent’s',
-  hole('V3: ref files are read to 8 KiB / 64 lines; git merge FETCH_HEAD reads every line'),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const root = hookedProject();
-    const mark = path.join(marks, 'v3');
-    const pad = process.env.V_CONTROL ? 10 : 9000;
-    const out = await tool(root, 'dontAsk', 'Bash', {
-      command: [
-        ...hookCommit(mark),
-        `pad=$(head -c ${pad} /dev/zero | tr '\\0' x)`,
-        "printf \"%s\\t\\tbranch '%s' of origin\\n%s\\t\\tbranch 'fix' of origin\\n\" $(git rev-parse HEAD) $pad $c > .git/FETCH_HEAD",
-        'wc -c .git/FETCH_HEAD',
-      ].join('\n'),
-    });
-    t.diagnostic(words(out));
-    personGit(root, 'merge', '-q', 'FETCH_HEAD');
-    assert.deepEqual({ ran: personCommitRan(root, mark) }, { ran: false }, read(mark).slice(0, 200));
-  },
-);
+test('V3 (dontAsk): a FETCH_HEAD naming P1 past its first 8 KiB — the person’s git merge FETCH_HEAD and next commit run nothing of the agent’s', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = hookedProject();
+  const mark = path.join(marks, 'v3');
+  const pad = process.env.V_CONTROL ? 10 : 9000;
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: [
+      ...hookCommit(mark),
+      `pad=$(head -c ${pad} /dev/zero | tr '\\0' x)`,
+      "printf \"%s\\t\\tbranch '%s' of origin\\n%s\\t\\tbranch 'fix' of origin\\n\" $(git rev-parse HEAD) $pad $c > .git/FETCH_HEAD",
+      'wc -c .git/FETCH_HEAD',
+    ].join('\n'),
+  });
+  t.diagnostic(words(out));
+  personGit(root, 'merge', '-q', 'FETCH_HEAD');
+  assert.deepEqual({ ran: personCommitRan(root, mark) }, { ran: false }, read(mark).slice(0, 200));
+});
 
 // V8: the ref screen runs after the call only (movedRefs.ts from afterCall.ts); the live guard undoes a new
 // `.git`, protected names and a staged hook while a command runs (Q16's third row), not a moved ref. A
