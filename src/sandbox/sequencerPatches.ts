@@ -9,8 +9,9 @@
 // screen's P1 rule, hookPathspecs.ts) or a `.git` entry — or that cannot be read, or is
 // MIME-encoded (am decodes base64 and quoted-printable bodies), or an `apply-opt` the command wrote
 // with an option that may move the paths (anything but the whitespace, context, `-p`, `--reject`,
-// `--include`/`--exclude` options: git reads `--dir` as `--directory`, V14) — removes the
-// operation's state, named: it can be neither continued nor skipped into the patch.
+// `--include`/`--exclude` options: git reads `--dir` as `--directory`, V14), or a `threeway` it wrote, or
+// any patch it wrote while `threeway` is there (am -3's fallback follows renames into the hooks, V20) —
+// removes the operation's state, named: it can be neither continued nor skipped into the patch.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readdirOwned, readRegularFile, removeTree } from './anchored';
@@ -25,6 +26,11 @@ const MAX_PATCH = 16 << 20;
 /** Patch files one command's check reads at most; past it the state is removed. */
 const MAX_PATCHES = 2_000;
 const STAMP = 'stamp:';
+/**
+ * am's `-3` (`rebase-apply/threeway`): a patch that does not apply falls back to a 3-way merge whose
+ * rename detection pairs the patch's pre-image with a similar file of HEAD — a hook (red team v, V20).
+ */
+const THREEWAY = 'threeway';
 
 const stampOf = (p: string): string | undefined => {
   const st = fs.lstatSync(p, { throwIfNoEntry: false });
@@ -43,7 +49,7 @@ export function patchStamps(dirs: readonly string[]): Map<string, string> {
       continue;
     }
     for (const e of names) {
-      if (!PATCH.test(e.name) && e.name !== 'apply-opt') continue;
+      if (!PATCH.test(e.name) && e.name !== 'apply-opt' && e.name !== THREEWAY) continue;
       const s = stampOf(path.join(dir, e.name));
       if (s) out.set(path.join(dir, e.name), s);
     }
@@ -161,6 +167,10 @@ function patchVerdict(p: string, specs: readonly string[]): string | undefined {
   const text = readRegularFile(p, MAX_PATCH);
   if (text === undefined) return undefined;
   if (text === null) return 'is no regular file (or too big to read)';
+  if (path.basename(p) === THREEWAY)
+    return 'turns on am’s 3-way fallback, whose rename detection carries a patch into the hooks';
+  if (fs.existsSync(path.join(path.dirname(p), THREEWAY)))
+    return 'is a patch of an am with its 3-way fallback on, whose rename detection carries a patch into the hooks';
   if (path.basename(p) === 'apply-opt')
     return applyOptsSafe(text) ? undefined : 'holds an option git apply may read as --directory (it moves the paths)';
   if (encodedBody(text)) return 'is encoded (not read)';
