@@ -10,7 +10,7 @@ import { GIT_GUARD_ENV } from '../hostProcess/git';
 import { hooksUnread } from './hookPathspecs';
 
 /** git on a repository the command could write: its hooks off, no lazy fetch, no replace refs. */
-export function screenGit(gitDir: string, args: readonly string[], input?: string) {
+export function screenGit(gitDir: string, args: readonly string[], input?: string, maxBuffer = 256 << 20) {
   return runHostProcessSync(
     {
       purpose: 'git',
@@ -19,7 +19,7 @@ export function screenGit(gitDir: string, args: readonly string[], input?: strin
       cwd: '/',
       env: { ...GIT_GUARD_ENV, HOME: '/nonexistent', GIT_NO_LAZY_FETCH: '1', GIT_NO_REPLACE_OBJECTS: '1' },
     },
-    { timeoutMs: 10_000, maxBuffer: 256 << 20, ...(input === undefined ? {} : { input }) },
+    { timeoutMs: 10_000, maxBuffer, ...(input === undefined ? {} : { input }) },
   );
 }
 
