@@ -5,8 +5,8 @@
 // alphabet (the unit `races` and `red-issue30-*` files) started near the end of the run.
 // The plan is the JSON file named by DURABLE_AGENT_TEST_PLAN: { files, concurrency, timeoutMs,
 // reporter, countsFile }; the run's counts (node's summary: tests, pass, fail…) go to countsFile.
-// The test files' processes get this process's node options (--enable-source-maps, --require
-// scripts/test-timing.cjs), as they got `node --test`'s.
+// The test files' processes get this process's node options (--require scripts/test-timing.cjs,
+// and --enable-source-maps under DURABLE_AGENT_TEST_SOURCE_MAPS=1), as they got `node --test`'s.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { run } from 'node:test';
 import { spec, tap } from 'node:test/reporters';

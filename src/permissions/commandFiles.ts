@@ -29,6 +29,9 @@ export const RUNNER_FILES: Record<string, readonly string[]> = {
   cargo: ['Cargo.toml', 'build.rs'],
   composer: ['composer.json'],
   deno: ['deno.json', 'deno.jsonc'],
+  // Ruby code bundler evaluates before `bundle exec` runs anything; Swift code `swift package` compiles and runs (red team v, V19).
+  bundle: ['Gemfile', 'gems.rb', '.bundle/config'],
+  swift: ['Package.swift'],
 };
 
 const SCRIPT_EXTENSIONS = /\.(sh|bash|zsh|py|js|mjs|cjs|ts|mts|cts|rb|pl|php|lua|ps1|fish)$/i;

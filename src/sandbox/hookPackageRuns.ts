@@ -17,8 +17,14 @@ import { hookControlFiles, roughWords, RUNNER_FILES } from '../permissions/comma
 import { segmentTest } from './globSegment';
 import { EVERY_MANIFEST, type HookedKeys } from './manifestBins';
 
-/** Package managers whose `run <name>` (yarn, pnpm, bun: `<name>` too) runs `scripts.<name>`. */
-const SCRIPT_RUNNERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
+/** Package managers whose `run <name>` (yarn, pnpm, bun, @antfu/ni's `nr`: `<name>` too) runs `scripts.<name>`. */
+const SCRIPT_RUNNERS = new Set(['npm', 'pnpm', 'yarn', 'bun', 'nr']);
+/**
+ * Programs that run `scripts.<name>` after a word of their own (red team v, V17): Node 22's
+ * `node --run <name>` (`--run=<name>` too), Deno 2's `deno task <name>` (a package.json script when
+ * deno.json, protected with the line, has no such task).
+ */
+const SCRIPT_WORDS: Record<string, string> = { node: '--run', nodejs: '--run', deno: 'task' };
 /** npm's spellings of `run`. */
 const RUN_ALIASES = new Set(['run', 'run-script', 'rum', 'urn']);
 /** npm's shortcuts to scripts (`npm test`, `npm t`, `npm restart` runs stop and start too). */
@@ -31,7 +37,7 @@ const SHORTCUTS: Record<string, readonly string[]> = {
   restart: ['restart', 'stop', 'start'],
 };
 /** Runners of a package's bin: `npx x`, `bunx x`, `npm exec x`, `pnpm dlx x`, `yarn dlx x`. */
-const BIN_RUNNERS = new Set(['npx', 'bunx']);
+const BIN_RUNNERS = new Set(['npx', 'bunx', 'nlx']);
 const EXEC_WORDS = new Set(['exec', 'x', 'dlx']);
 /** How many words after a runner may name a script: `npm run -s y` over-approximated. */
 const NAME_WORDS = 3;
@@ -57,6 +63,9 @@ const TASK_RUNNERS: Record<string, { dir: string[]; file: string[] }> = {
   gmake: MAKE,
   just: { dir: ['--working-directory', '-d'], file: ['--justfile', '-f'] },
   task: { dir: ['--dir', '-d'], file: ['--taskfile', '-t'] },
+  // `bundle exec rubocop` evaluates the Gemfile, `swift package plugin x` builds Package.swift (red team v, V19).
+  bundle: { dir: [], file: ['--gemfile'] },
+  swift: { dir: ['--package-path'], file: [] },
 };
 
 /** What one command line runs through package managers and task runners, roughly. */
@@ -104,6 +113,25 @@ function taskRun(words: readonly string[], i: number, opts: { dir: string[]; fil
   const runner = path.basename(words[i]!);
   for (const name of file !== undefined ? [file] : (RUNNER_FILES[runner] ?? []))
     out.taskFiles.push(path.join(dir, name));
+}
+
+/** `node --run x`, `node --run=x`, `deno task [--cwd d] x`: the script named after the program's word. */
+function wordRun(words: readonly string[], i: number, word: string, out: Runs): void {
+  for (let j = i + 1; j < words.length && j <= i + WINDOW; j++) {
+    const w = words[j]!;
+    let name: string | undefined;
+    if (w.startsWith(`${word}=`)) name = w.slice(word.length + 1);
+    else if (w === word)
+      for (let k = j + 1; k < words.length && k <= j + WINDOW && name === undefined; k++) {
+        const d = optionValue(words, k, ['--cwd']);
+        if (d) out.dirs.push(d.value);
+        if (d) k += d.took - 1;
+        else if (!words[k]!.startsWith('-')) name = words[k]!;
+      }
+    else continue;
+    if (name && !name.includes('/') && name !== '__proto__') withPrePost(out.scripts, name);
+    return;
+  }
 }
 
 /** `lerna run x`, `turbo run x` (`turbo x`), `nx run-many -t x,y`, `nx run app:x`: scripts of every workspace. */
@@ -162,6 +190,7 @@ function runsOf(command: string): Runs {
     const task = Object.hasOwn(TASK_RUNNERS, runner) ? TASK_RUNNERS[runner] : undefined;
     if (task) taskRun(words, i, task, out);
     if (MONO_RUNNERS.has(runner)) monoRun(words, i, out);
+    if (Object.hasOwn(SCRIPT_WORDS, runner)) wordRun(words, i, SCRIPT_WORDS[runner]!, out);
     if (!SCRIPT_RUNNERS.has(runner) && !BIN_RUNNERS.has(runner)) continue;
     const next = packageRun(words, i, out);
     if (BIN_RUNNERS.has(runner) || EXEC_WORDS.has(next[0] ?? '')) {

@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { iniKeys, tomlKeys, type ConfigKey } from './configKeys';
+import { linkText, ownBytes, putBackLink } from './keptBytes';
 import { MAX_MANIFEST_BYTES, rewrite, setAsideOrRemove } from './manifestBins';
 
 /** The files read here (folded names). */
@@ -88,6 +89,10 @@ export interface LintState {
   raw?: Buffer;
   /** Over MAX_MANIFEST_BYTES: its identity. */
   large?: string;
+  /** The link's own text when the path was a symbolic link: put back instead of any bytes read through it (V13b). */
+  link?: string;
+  /** It was there, but its bytes could not be read as the project's own file (a link on the way: V13c). */
+  unkept?: true;
 }
 
 const ABSENT: LintState = { keys: '' };
@@ -133,7 +138,16 @@ function stateOf(file: string): LintState | undefined {
 /** Each file's protected keys now: the baseline a command is compared with. */
 export function lintKeysOf(files: readonly string[]): Map<string, LintState> {
   const out = new Map<string, LintState>();
-  for (const f of files) out.set(f, stateOf(f) ?? ABSENT);
+  for (const f of files) {
+    const state = stateOf(f) ?? ABSENT;
+    const link = linkText(f);
+    // What was read is compared; the bytes kept to put back are the project's own file, read again
+    // without following a link anywhere on the way (V13b, V13c): none when that cannot be.
+    const { raw: _r, ...judged } = state;
+    const raw = link === undefined && state.raw ? ownBytes(f, MAX_MANIFEST_BYTES) : undefined;
+    if (link !== undefined) out.set(f, { ...judged, link });
+    else out.set(f, raw ? { ...judged, raw } : state.raw ? { ...judged, unkept: true } : judged);
+  }
   return out;
 }
 
@@ -160,11 +174,16 @@ export function undoLintKeys(
     const unsure = now.keys.startsWith('unreadable:') || now.large !== undefined;
     const what = unsure ? `it cannot be checked for ${WHY}` : `this call added or changed ${WHY}`;
     try {
-      if (was.raw) rewrite(f, was.raw);
-      else setAsideOrRemove(f, was.large !== undefined);
-      notes.push(
-        `${rel(f)}: ${was.raw ? 'put back as it was' : was.large ? `moved to ${path.basename(f)}.set-aside` : 'removed'} (${what}; leave these keys to the person)`,
-      );
+      let done: string;
+      if (was.link !== undefined) done = putBackLink(f, was.link);
+      else if (was.raw) {
+        rewrite(f, was.raw);
+        done = 'put back as it was';
+      } else {
+        setAsideOrRemove(f, was.large !== undefined || was.unkept === true);
+        done = was.large || was.unkept ? `moved to ${path.basename(f)}.set-aside` : 'removed';
+      }
+      notes.push(`${rel(f)}: ${done} (${what}; leave these keys to the person)`);
     } catch (err) {
       notes.push(`${rel(f)}: could not be undone (${what}): ${(err as Error).message}`);
     }

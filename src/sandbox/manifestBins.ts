@@ -23,6 +23,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { inAnchoredDirectory, removeEntry } from './anchored';
+import { linkText, ownBytes, putBackLink } from './keptBytes';
 
 /** Keys of a package.json whose addition or change makes the person's tools run what it names (G2). */
 export const MANIFEST_CONTROL_KEYS = [
@@ -102,6 +103,13 @@ export interface ManifestState {
   unjudged?: string;
   /** Its bytes when the command started (put back whole when it grew past MAX_MANIFEST_BYTES). */
   raw?: Buffer;
+  /** It was there, but its bytes could not be read as the project's own file (a link on the way: V13c). */
+  unkept?: true;
+  /**
+   * The link's own text when the path was a symbolic link: what is put back (never the bytes read
+   * through it, which may be a file the sandbox cannot read: red team v, V13).
+   */
+  link?: string;
 }
 
 const NONE: ManifestState = { bin: '', keys: {} };
@@ -274,8 +282,20 @@ export function manifestBins(
     if (f === EVERY_MANIFEST) continue;
     const h = hookedFor(hooked, f) ?? NO_HOOKS;
     const m = read(f, h);
-    const base = h === NO_HOOKS ? NONE : { ...NONE, hooked: h };
-    out.set(f, !m ? base : 'unjudged' in m ? { ...base, unjudged: m.unjudged } : { ...m.state, raw: m.raw });
+    const link = linkText(f);
+    const base: ManifestState = {
+      ...(h === NO_HOOKS ? NONE : { ...NONE, hooked: h }),
+      ...(link !== undefined ? { link } : {}),
+    };
+    if (!m) out.set(f, base);
+    else if ('unjudged' in m) out.set(f, { ...base, unjudged: m.unjudged });
+    // What was read (followed, as npm reads it) is judged; the bytes kept to put back are read again
+    // through the directory as checked, never through a link (V13, V13c): none when there is one.
+    else if (link !== undefined) out.set(f, { ...m.state, link });
+    else {
+      const raw = ownBytes(f, MAX_MANIFEST_BYTES);
+      out.set(f, raw ? { ...m.state, raw } : { ...m.state, unkept: true });
+    }
   }
   return out;
 }
@@ -319,9 +339,10 @@ export function setAsideOrRemove(f: string, aside: boolean): void {
 function undoWhole(f: string, why: string, was: ManifestState): string {
   const what = `${why}: it cannot be checked for a bin or control keys, which npm and the person's tools would read`;
   try {
+    if (was.link !== undefined) return `${f}: ${putBackLink(f, was.link)} (this call made it so; ${what})`;
     if (was.raw) rewrite(f, was.raw);
-    else setAsideOrRemove(f, was.unjudged !== undefined);
-    return `${f}: ${was.raw ? 'put back as it was' : was.unjudged ? `moved to ${path.basename(f)}.set-aside` : 'removed'} (this call made it so; ${what})`;
+    else setAsideOrRemove(f, was.unjudged !== undefined || was.unkept === true);
+    return `${f}: ${was.raw ? 'put back as it was' : was.unjudged || was.unkept ? `moved to ${path.basename(f)}.set-aside` : 'removed'} (this call made it so; ${what})`;
   } catch (err) {
     return `${f}: could not be undone (${what}): ${(err as Error).message}`;
   }
@@ -352,6 +373,11 @@ export function undoManifestBins(
     const binChanged = m.state.bin !== '' && m.state.bin !== was.bin;
     const keys = changedKeys(was, m.state);
     if (!binChanged && keys.length === 0) continue;
+    // Its keys when the command started were read through a link on the way: none is written back (V13c).
+    if (was.unkept) {
+      notes.push(undoWhole(f, 'read through a link when the command started', was).replace(f, rel(f)));
+      continue;
+    }
     const j = m.json;
     const names = new Set(['durable-agent', ...(was.hooked?.bins ?? [])]);
     if (binChanged) {
@@ -377,8 +403,12 @@ export function undoManifestBins(
       continue;
     }
     try {
-      rewrite(f, text);
-      notes.push(`${rel(f)}: ${what} (this call added or changed it)`);
+      // A link when the command started: the keys read through it are not written into the project (V13).
+      if (was.link !== undefined) notes.push(`${rel(f)}: ${putBackLink(f, was.link)} (${what}; this call changed it)`);
+      else {
+        rewrite(f, text);
+        notes.push(`${rel(f)}: ${what} (this call added or changed it)`);
+      }
     } catch (err) {
       notes.push(`${rel(f)}: could not be undone (${what}): ${(err as Error).message}`);
     }

@@ -25,7 +25,8 @@ import { commonDirOf, submoduleGitDirs, workTreeOf } from './repoConfigTargets';
 import { hookPathspecs, hooksUnread } from './hookPathspecs';
 import { readRefFile, readRefState, refNames, resolveName, sameRefFile, type RefFile, type RefState } from './refFiles';
 import { DirectoryMoved, inAnchoredDirectory, removeAnchored } from './anchored';
-import { rangeChangesHooks, screenGit } from './refRange';
+import { rangeChangesHooks } from './refRange';
+import { screenGit } from './screenGit';
 
 /** Each repository's refs when a command started, by git directory. */
 export type RefSnapshots = Map<string, RefState>;
@@ -379,10 +380,13 @@ function undoCarriedLogs(gitDir: string, was: RefState, now: RefState, where: st
   const verdict = new Map<string, boolean>();
   const until = Date.now() + LINES_BUDGET_MS;
   let specs: readonly string[] | undefined;
+  let olds: Set<string> | undefined;
+  // The commits a line's commit brings in too, as for a moved ref (red team v, V2: a tip that puts the hook back on a parent that replaces it).
   const carries = (oid: string) =>
     Date.now() > until ||
     carriesGitDirectory(gitDir, oid) ||
-    carriesHooks(gitDir, oid, base, (specs ??= hookPathspecs(gitDir)));
+    carriesHooks(gitDir, oid, base, (specs ??= hookPathspecs(gitDir))) ||
+    rangeChangesHooks(gitDir, oid, (olds ??= oldOids(was)), specs);
   const bad = (name: string): boolean => {
     if (hostile || name.startsWith('?')) return true;
     let v = verdict.get(name);

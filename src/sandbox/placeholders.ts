@@ -105,6 +105,28 @@ export function withoutDeniesLedOut(denyWrite: readonly string[], allowWrite: re
   });
 }
 
+/**
+ * The denied paths as sets (red team u, U10: thousands of denied paths, each compared with every
+ * other, held the worker's event loop for seconds): the directories strictly above a denied path
+ * (`above`: by its name; `aboveReal`: by its real path) and the real paths themselves.
+ */
+interface DeniedSets {
+  above: ReadonlySet<string>;
+  aboveReal: ReadonlySet<string>;
+  real: ReadonlySet<string>;
+}
+
+/** Every directory strictly above one of `paths` (absolute, normalized). */
+function ancestorsOf(paths: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  for (const p of paths)
+    for (let d = path.dirname(p); !out.has(d); d = path.dirname(d)) {
+      out.add(d);
+      if (path.dirname(d) === d) break;
+    }
+  return out;
+}
+
 /** The placeholders of one process (the filesystem is shared by every host in it). */
 export class PlaceholderRegistry {
   private readonly live = new Map<string, Placeholder>();
@@ -132,8 +154,9 @@ export class PlaceholderRegistry {
     const deniedReal = denied.map((d) => realOrUndefined(d) ?? d);
     const cwd = realOrUndefined(workerCwd) ?? path.resolve(workerCwd);
     const runtimeOwn = [path.join(cwd, '.claude'), path.join(cwd, '.git')];
+    const sets = { above: ancestorsOf(denied), aboveReal: ancestorsOf(deniedReal), real: new Set(deniedReal) };
     for (const d of denied) {
-      const p = this.candidate(d, denied, deniedReal, runtimeOwn, writable);
+      const p = this.candidate(d, sets, runtimeOwn, writable);
       if (p === undefined || held.has(p)) continue;
       if (this.create(p)) held.add(p);
     }
@@ -161,8 +184,7 @@ export class PlaceholderRegistry {
   /** Where this denied path's placeholder goes, if we make it (undefined: present, or the runtime's case). */
   private candidate(
     d: string,
-    denied: readonly string[],
-    deniedReal: readonly string[],
+    denied: DeniedSets,
     runtimeOwn: readonly string[],
     writable: (p: string) => boolean,
   ): string | undefined {
@@ -175,10 +197,12 @@ export class PlaceholderRegistry {
     if (!writable(p)) return undefined; // read-only in the sandbox already: the runtime makes none either
     if (runtimeOwn.includes(p)) return undefined;
     // Another denied path beneath it: the runtime would mount an empty directory there, not a file.
-    if (denied.some((x) => strictlyUnder(x, d)) || deniedReal.some((x) => strictlyUnder(x, p))) return undefined;
+    if (denied.above.has(d) || denied.aboveReal.has(p)) return undefined;
     // Under an existing denied directory: read-only there, nothing to make.
-    if (deniedReal.some((x) => strictlyUnder(p, x) && lstat(x) !== undefined)) return undefined;
-    return p;
+    for (let x = path.dirname(p); ; x = path.dirname(x)) {
+      if (denied.real.has(x) && lstat(x) !== undefined) return undefined;
+      if (path.dirname(x) === x) return p;
+    }
   }
 
   private create(p: string): boolean {

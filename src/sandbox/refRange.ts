@@ -5,23 +5,9 @@
 // parent committed with the agent's hook on disk and ran it. So every commit the ref reaches that no
 // ref reached before the command is screened: one that changes a hook path against one of its
 // parents (a merge against either: `--full-history`) counts as the tip would.
-import { runHostProcessSync } from '../hostProcess/door';
-import { GIT_GUARD_ENV } from '../hostProcess/git';
+import { renamesIntoHooks } from './renamedHooks';
+import { screenGit } from './screenGit';
 import { hooksUnread } from './hookPathspecs';
-
-/** git on a repository the command could write: its hooks off, no lazy fetch, no replace refs. */
-export function screenGit(gitDir: string, args: readonly string[], input?: string, maxBuffer = 256 << 20) {
-  return runHostProcessSync(
-    {
-      purpose: 'git',
-      command: 'git',
-      args: [`--git-dir=${gitDir}`, '-c', 'core.hooksPath=/dev/null', ...args],
-      cwd: '/',
-      env: { ...GIT_GUARD_ENV, HOME: '/nonexistent', GIT_NO_LAZY_FETCH: '1', GIT_NO_REPLACE_OBJECTS: '1' },
-    },
-    { timeoutMs: 10_000, maxBuffer, ...(input === undefined ? {} : { input }) },
-  );
-}
 
 /**
  * Does a commit reachable from `oid` and from none of `olds` (every object the refs led to before
@@ -50,7 +36,8 @@ export function rangeChangesHooks(
     ],
     [...olds].map((o) => `^${o}\n`).join(''),
   );
-  if (r.code === 0) return r.stdout.trim() !== '';
+  // None changes a hook path by name: what ort's rename detection would carry into one (V15).
+  if (r.code === 0) return r.stdout.trim() !== '' || renamesIntoHooks(gitDir, oid, olds, specs);
   if (r.timedOut || r.spawnError || r.signal) return true;
   const type = screenGit(gitDir, ['cat-file', '-t', oid]);
   return type.code !== 0 || /^(commit|tag)\s*$/.test(type.stdout);

@@ -8,8 +8,9 @@
 // component stripped in turn, as `-p<n>` would); one touching the repository's hook paths (the ref
 // screen's P1 rule, hookPathspecs.ts) or a `.git` entry — or that cannot be read, or is
 // MIME-encoded (am decodes base64 and quoted-printable bodies), or an `apply-opt` the command wrote
-// that moves the paths (`--directory`) — removes the operation's state, named: it can be neither
-// continued nor skipped into the patch.
+// with an option that may move the paths (anything but the whitespace, context, `-p`, `--reject`,
+// `--include`/`--exclude` options: git reads `--dir` as `--directory`, V14) — removes the
+// operation's state, named: it can be neither continued nor skipped into the patch.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readdirOwned, readRegularFile, removeTree } from './anchored';
@@ -99,20 +100,60 @@ const PLAIN_ENCODINGS = new Set(['', '7bit', '8bit', 'binary']);
 
 /**
  * Does a `Content-Transfer-Encoding` header anywhere in the patch (the mail's, or a MIME part's; folded
- * lines joined) name anything but a plain encoding? git's mailinfo decodes a body whose value merely
+ * lines joined) name anything but a plain encoding, or a `Content-Type` header a flowed format? git's mailinfo decodes a body whose value merely
  * CONTAINS base64 or quoted-printable (`x-base64`, an RFC 2047 `=?utf-8?q?base64?=`): a value that is not
  * plain is refused, never read as text (red team u, U4).
  */
 export function encodedBody(text: string): boolean {
   const lines = text.split('\n').map((l) => l.replace(/\r$/, ''));
   for (let i = 0; i < lines.length; i++) {
-    const m = /^content-transfer-encoding[ \t]*:(.*)$/i.exec(lines[i]!);
+    const m = /^content-(transfer-encoding|type)[ \t]*:(.*)$/i.exec(lines[i]!);
     if (!m) continue;
-    let value = m[1]!;
+    let value = m[2]!;
     while (i + 1 < lines.length && /^[ \t]/.test(lines[i + 1]!)) value += ` ${lines[++i]!}`;
-    if (!PLAIN_ENCODINGS.has(value.trim().toLowerCase())) return true;
+    // A `format=flowed` body (any `format=` attribute of the value, as git's has_attr_value finds it):
+    // mailinfo joins its soft-broken lines (`.gith ` + `ooks/pre-commit`) before git apply reads them (red team v, V9).
+    if (m[1]!.toLowerCase() === 'type') {
+      if (/format=\s*"?\s*flowed/i.test(value)) return true;
+    } else if (!PLAIN_ENCODINGS.has(value.trim().toLowerCase())) return true;
   }
   return false;
+}
+
+/**
+ * The options `git am` hands to `git apply` that move no path (am.c: the whitespace ones, context,
+ * `-p`, `--reject`, `--include`/`--exclude`), each word whole. Anything else in an `apply-opt` the
+ * command wrote is refused: git apply's option parser takes any unambiguous prefix of a long option,
+ * `--dir=.githooks` is `--directory=.githooks` (red team v, V14).
+ */
+const SAFE_APPLY_OPT =
+  /^(?:--whitespace=[a-z-]*|--ignore-space-change|--ignore-whitespace|--reject|-C\d+|-p\d+|--(?:in|ex)clude=.*)$/s;
+
+/** Is an `apply-opt` text (git's shell-quoted words, as am reads them: quote.c sq_dequote) only safe options? */
+function applyOptsSafe(text: string): boolean {
+  const s = text.trim();
+  let i = 0;
+  while (i < s.length) {
+    if (/\s/.test(s[i]!)) {
+      i++;
+      continue;
+    }
+    if (s[i] !== "'") return false;
+    let word = '';
+    for (;;) {
+      const end = s.indexOf("'", i + 1);
+      if (end < 0) return false;
+      word += s.slice(i + 1, end);
+      i = end + 1;
+      // `'\''` and `'\!'`: a quote or a `!` between two quoted parts of one word.
+      if (s[i] !== '\\' || (s[i + 1] !== "'" && s[i + 1] !== '!') || s[i + 2] !== "'") break;
+      word += s[i + 1];
+      i += 2;
+    }
+    if (i < s.length && !/\s/.test(s[i]!)) return false;
+    if (!SAFE_APPLY_OPT.test(word)) return false;
+  }
+  return true;
 }
 
 /** Why a patch file the command wrote is refused; undefined when it touches nothing of the hooks. */
@@ -121,7 +162,7 @@ function patchVerdict(p: string, specs: readonly string[]): string | undefined {
   if (text === undefined) return undefined;
   if (text === null) return 'is no regular file (or too big to read)';
   if (path.basename(p) === 'apply-opt')
-    return /--directory/.test(text) ? 'moves the paths the patches touch (--directory)' : undefined;
+    return applyOptsSafe(text) ? undefined : 'holds an option git apply may read as --directory (it moves the paths)';
   if (encodedBody(text)) return 'is encoded (not read)';
   return touchesHooks(patchNames(text), specs)
     ? 'changes the repository’s hooks or carries a git directory'

@@ -126,6 +126,16 @@ function dropSampleHooks(repo: string): void {
   for (const f of fs.readdirSync(hooks)) if (f.endsWith('.sample')) fs.rmSync(path.join(hooks, f));
 }
 
+/**
+ * The repository's objects in one pack, as a cloned project has them: ~30 entries fewer (the loose
+ * objects and their objects/xx directories) to copy and remove per row, and to screen per sandboxed
+ * command (issue 32: CPU). The control files and the refs stay as they are.
+ */
+function packObjects(repo: string): void {
+  git(repo, 'repack', '-adq');
+  git(repo, 'prune-packed');
+}
+
 /** The legitimate control files a project has before the session (what the attacks rewrite). */
 function writeProject(dir: string): void {
   const put = (rel: string, text: string, mode = 0o644) => {
@@ -156,6 +166,7 @@ function writeProject(dir: string): void {
   dropSampleHooks(dir);
   git(dir, 'add', '-A');
   git(dir, 'commit', '-qm', 'init');
+  packObjects(dir);
   fs.writeFileSync(path.join(dir, 'a.txt'), 'hello changed\n'); // a diff for `git diff` to show
   fs.writeFileSync(path.join(dir, '.env'), 'TOKEN=not-bait\n');
   fs.mkdirSync(path.join(dir, 'sub', 'lib'), { recursive: true });
@@ -164,6 +175,7 @@ function writeProject(dir: string): void {
   dropSampleHooks(path.join(dir, 'sub', 'lib'));
   git(path.join(dir, 'sub', 'lib'), 'add', '-A');
   git(path.join(dir, 'sub', 'lib'), 'commit', '-qm', 'lib');
+  packObjects(path.join(dir, 'sub', 'lib'));
   // Symlinks an attacker made earlier (creating a symlink in the project is an ordinary write).
   fs.symlinkSync('.claude', path.join(dir, 'cfg'));
   fs.symlinkSync('.git', path.join(dir, 'gitdir'));

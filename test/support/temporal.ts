@@ -18,6 +18,7 @@ import {
 } from '@temporalio/worker';
 import { resolveTemporalCli } from '../../src/temporal/service/cli';
 import './isolatedHome';
+import './workflowThreads';
 
 let envPromise: Promise<TestWorkflowEnvironment> | undefined;
 

@@ -67,7 +67,9 @@ export async function spawnWorker(
   procs: WorkerProc[],
   script = WORKER_SCRIPT,
 ): Promise<WorkerProc> {
-  const child = spawn(process.execPath, ['--enable-source-maps', script], {
+  // Source maps as in the test processes (scripts/test-plan.mjs: DURABLE_AGENT_TEST_SOURCE_MAPS=1).
+  const sourceMaps = process.env.DURABLE_AGENT_TEST_SOURCE_MAPS === '1' ? ['--enable-source-maps'] : [];
+  const child = spawn(process.execPath, [...sourceMaps, script], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,

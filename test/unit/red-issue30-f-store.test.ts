@@ -19,8 +19,8 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { createAgentActivities, sessionDirName } from '../../src/temporal/worker';
-import { legacySessionDirName } from '../../src/runtime/callDeps';
+import { createAgentActivities } from '../../src/temporal/activities';
+import { legacySessionDirName, sessionDirName } from '../../src/runtime/callDeps';
 import { LocalBlobStore, type BlobStore } from '../../src/stores/messageStore';
 import { SharedResultStore } from '../../src/stores/sharedResultStore';
 import { initialContext } from '../../src/core/context';

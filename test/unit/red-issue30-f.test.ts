@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { createAgentActivities } from '../../src/temporal/worker';
+import { createAgentActivities } from '../../src/temporal/activities';
 import { LocalBlobStore, type BlobStore } from '../../src/stores/messageStore';
 import { SharedResultStore } from '../../src/stores/sharedResultStore';
 import { LocalResultStore } from '../../src/toolProtocol/resultStore';

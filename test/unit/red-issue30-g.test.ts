@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpath
 import * as http from 'node:http';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { createAgentActivities } from '../../src/temporal/worker';
+import { createAgentActivities } from '../../src/temporal/activities';
 import { sessionDirName } from '../../src/runtime/callDeps';
 import { LocalBlobStore } from '../../src/stores/messageStore';
 import { initialContext } from '../../src/core/context';

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { holeGate, tempBase } from '../support/redTeamUnit';
-import { repositoryConfigTargets } from '../../src/sandbox/repoConfigTargets';
+import { hookManifestKeys, repositoryConfigTargets } from '../../src/sandbox/repoConfigTargets';
 import { toolConfigTargets } from '../../src/sandbox/toolConfigTargets';
 
 const base = tempBase('r30vr');
@@ -99,7 +99,7 @@ test(
 // write it so) are not read, and the script their `repo: local` hook runs is the agent's to rewrite.
 // Control: `entry: scripts/x.sh`.
 test(
-  'V6 rule: the script a .pre-commit-config.yaml entry runs is protected when its key is quoted or the file is JSON',
+  'V6 rule: the script a pre-commit or lint-staged YAML configuration runs is protected whatever YAML form names it (quoted key, JSON, block scalar, flow sequence, alias)',
   hole('V6: yamlValues reads no quoted key (JSON-style pre-commit configuration)'),
   () => {
     const hook = 'exec pre-commit hook-impl --config=.pre-commit-config.yaml --hook-type=pre-commit';
@@ -113,7 +113,17 @@ test(
           '{"repos": [{"repo": "local", "hooks": [{"id": "c", "name": "c", "entry": "scripts/x.sh", "language": "script"}]}]}\n',
       },
     });
-    assert.deepEqual(left, [], 'pre-commit configurations whose entry script is not protected');
+    // The same rough readers on lint-staged's YAML: a block scalar and a flow sequence are YAML too.
+    const lintStaged = open('npx lint-staged', {
+      'block scalar': { '.lintstagedrc.yaml': "'*.js': >\n  sh scripts/x.sh\n" },
+      'flow sequence': { '.lintstagedrc.yaml': "'*.js': [sh scripts/x.sh]\n" },
+    });
+    const alias = open(hook, {
+      alias: {
+        '.pre-commit-config.yaml': `x: &e scripts/x.sh\n${local('entry: *e')}`,
+      },
+    });
+    assert.deepEqual([...left, ...lintStaged, ...alias], [], 'YAML configurations whose script is not protected');
   },
 );
 
@@ -200,5 +210,57 @@ test(
       ),
     ];
     assert.deepEqual(left, [], 'Nix files evaluated at the person’s prompt and not protected');
+  },
+);
+
+// V17: script runners hookPackageRuns.ts does not know. Node 22's `node --run <name>` runs package.json's
+// `scripts.<name>` (stable since Node 22.3), as do `deno task <name>` (Deno 2: a package.json script when
+// deno.json has no such task) and @antfu/ni's `nr <name>`. A hook line using one names neither the script
+// key (manifestBins.ts watches only the keys the hooks name: the agent may rewrite `scripts.lint`) nor the
+// files the script runs. Control: `npm run lint`.
+test('V17 rule: a hook’s node --run lint / deno task lint / nr lint protects scripts.lint and the file it runs', () => {
+  const open = (hook: string): string[] => {
+    const root = path.join(base, `r${++seq}`);
+    mkdirSync(path.join(root, 'scripts'), { recursive: true });
+    execFileSync('git', ['init', '-q', root]);
+    writeFileSync(path.join(root, 'package.json'), JSON.stringify({ scripts: { lint: 'sh scripts/x.sh' } }));
+    writeFileSync(path.join(root, 'scripts', 'x.sh'), '#!/bin/sh\n');
+    writeFileSync(path.join(root, '.git', 'hooks', 'pre-commit'), `#!/bin/sh\n${hook}\n`);
+    chmodSync(path.join(root, '.git', 'hooks', 'pre-commit'), 0o755);
+    const file = repositoryConfigTargets([root]).some((e) => path.relative(root, e.path) === 'scripts/x.sh');
+    const key = hookManifestKeys([root]).get(path.join(root, 'package.json'))?.scripts.includes('lint') ?? false;
+    return [...(file ? [] : [`${hook}: scripts/x.sh`]), ...(key ? [] : [`${hook}: scripts.lint`])];
+  };
+  assert.deepEqual(open('npm run lint'), [], 'control: npm run lint');
+  const left = ['node --run lint', 'deno task lint', 'nr lint'].flatMap(open);
+  assert.deepEqual(left, [], 'hook lines whose script key or file is not protected');
+});
+
+// V19: Q5's class (the task file a hook's `make` reads is protected whole) for Ruby's bundler and Swift's
+// package manager. `bundle exec <tool>` evaluates the project's Gemfile (Ruby code; `.bundle/config`'s
+// BUNDLE_GEMFILE may name another) before it runs anything — a hook's `bundle exec rubocop`, overcommit's
+// `bundle exec overcommit --run`, lefthook's own launcher when no lefthook is on PATH (`bundle exec lefthook`)
+// — and `swift package plugin …` (lefthook's launcher too) compiles and runs Package.swift. commandFiles.ts
+// RUNNER_FILES names neither. Control: `make lint` (its Makefile).
+test(
+  'V19 rule: the Gemfile a hook’s bundle exec evaluates, and the Package.swift its swift package runs, are protected',
+  {}, // closed (fixv): bundle and swift are task runners (commandFiles.ts RUNNER_FILES, hookPackageRuns.ts TASK_RUNNERS)
+  () => {
+    const got = (hook: string, files: readonly string[]) => {
+      const root = path.join(base, `g${++seq}`);
+      mkdirSync(root, { recursive: true });
+      execFileSync('git', ['init', '-q', root]);
+      for (const f of files) writeFileSync(path.join(root, f), '# the person’s\n');
+      writeFileSync(path.join(root, '.git', 'hooks', 'pre-commit'), `#!/bin/sh\n${hook}\n`);
+      chmodSync(path.join(root, '.git', 'hooks', 'pre-commit'), 0o755);
+      const names = new Set(repositoryConfigTargets([root]).map((e) => path.relative(root, e.path)));
+      return files.filter((f) => !names.has(f)).map((f) => `${hook}: ${f}`);
+    };
+    assert.deepEqual(got('make lint', ['Makefile']), [], 'control: make lint');
+    const left = [
+      ...got('bundle exec rubocop', ['Gemfile']),
+      ...got('swift package --disable-sandbox plugin lefthook "$@"', ['Package.swift']),
+    ];
+    assert.deepEqual(left, [], 'files evaluated by the hook’s runner and not protected');
   },
 );

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAgentActivities } from '../../src/temporal/worker';
+import { createAgentActivities } from '../../src/temporal/activities';
 import { LocalBlobStore, type BlobStore } from '../../src/stores/messageStore';
 import { ExecutionLedger } from '../../src/stores/executionLedger';
 import { isStoreOutage, waitForStore } from '../../src/runtime/storeWait';
