@@ -37,6 +37,14 @@ const CARRIED = new Set(['config', 'config.worktree', 'commondir', 'hooks']);
 export const MAX_CHECKS = 256;
 /** Time the screening of one command may take; what is left then is put back unscreened. */
 const BUDGET_MS = 20_000;
+/**
+ * Time the reflog screen, and the todo screen, of one command may take (each holds the worker's one
+ * thread: git runs synchronously). Lines and words left then are taken out unscreened (red team v,
+ * V10: six reflog lines naming commits of a tree bomb held the event loop 16 s).
+ */
+const LINES_BUDGET_MS = 1_500;
+/** Bytes of one tree's listing (about 800,000 names): a bigger tree is not screened (V10). */
+const LISTING_BYTES = 32 << 20;
 const MAX_CACHE = 20_000;
 /** gitDir + object id → does it carry a git directory (only definite answers). */
 const screened = new Map<string, boolean>();
@@ -90,11 +98,12 @@ function carriesGitDirectory(gitDir: string, oid: string): boolean {
   const key = `${gitDir}\0${oid}`;
   const known = screened.get(key);
   if (known !== undefined) return known;
-  const r = git(gitDir, ['ls-tree', '-r', '--name-only', '-z', oid]);
+  // A listing over LISTING_BYTES (a tree bomb: red team v, V10) is stopped there: not screened.
+  const r = git(gitDir, ['ls-tree', '-r', '--name-only', '-z', oid], undefined, LISTING_BYTES);
   let carries: boolean;
   if (r.code === 0) carries = listingCarries(r.stdout.split('\0').filter(Boolean));
   else if (r.timedOut || r.spawnError || r.signal)
-    return true; // too big to list: not screened
+    carries = true; // too big to list: not screened, and remembered as such (V10: each line paid it again)
   else {
     // Not a tree-ish: a blob a tag names is nothing a checkout puts on disk; an object that is not
     // there is what a later command could write (its id is known in advance): not left to chance.
@@ -369,10 +378,12 @@ function undoCarriedLogs(gitDir: string, was: RefState, now: RefState, where: st
   const oids = new Set(logs.flatMap((l) => l.lines.flatMap((x) => x.fresh.filter((f) => /^[0-9a-f]+$/.test(f)))));
   const hostile = words.size + [...oids].filter((o) => !screened.has(`${gitDir}\0${o}`)).length > MAX_CHECKS;
   const verdict = new Map<string, boolean>();
+  const until = Date.now() + LINES_BUDGET_MS;
   let specs: readonly string[] | undefined;
   let olds: Set<string> | undefined;
   // The commits a line's commit brings in too, as for a moved ref (red team v, V2: a tip that puts the hook back on a parent that replaces it).
   const carries = (oid: string) =>
+    Date.now() > until ||
     carriesGitDirectory(gitDir, oid) ||
     carriesHooks(gitDir, oid, base, (specs ??= hookPathspecs(gitDir))) ||
     rangeChangesHooks(gitDir, oid, (olds ??= oldOids(was)), specs);
@@ -413,8 +424,9 @@ function undoCarriedLogs(gitDir: string, was: RefState, now: RefState, where: st
  * Run in the repository's common directory (its hooks, its objects).
  */
 export function todoScreen(before: RefSnapshots): (gitDir: string, word: string) => boolean {
+  const until = Date.now() + LINES_BUDGET_MS;
   return (gitDir, word) => {
-    if (word.startsWith('-')) return true;
+    if (word.startsWith('-') || Date.now() > until) return true; // past the budget: unscreened (V10)
     const common = commonDirOf(gitDir);
     const was = before.get(common);
     const base = was ? resolveName(was, 'HEAD').oids[0] : undefined;
