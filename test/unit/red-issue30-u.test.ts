@@ -344,9 +344,10 @@ test(
 // synchronously — protected entries, placeholders made and removed, ways, object and ref snapshots for
 // each — holding the worker's one thread for seconds (measured under load: 3.8-8.7 s, a call 12-15 s;
 // the baseline call 137 ms, 26 ms): every session on the worker misses its heartbeats (5 s) meanwhile,
-// at each retry of the agent's.
+// at each retry of the agent's. The bound, 2 s: fixed, 0.1-0.6 s (1.5 s once beside a CI run), well under
+// the heartbeats' 5 s; before the fix 3.8-8.7 s.
 test(
-  'U10 (sessions apart): a thousand empty .git directories in the project do not hold the worker’s event loop (a timer’s lag under 1 s) at the next call',
+  'U10 (sessions apart): a thousand empty .git directories in the project do not hold the worker’s event loop (a timer’s lag under 2 s) at the next call',
   {}, // closed (fixv): the screens' per-repository work in slices (loopSlices.ts), a `.git` that is no repository denied only in what it holds
   async (t) => {
     if (skip) return t.skip(skip);
@@ -358,7 +359,7 @@ test(
     lag.disable();
     const maxMs = Math.round(lag.max / 1e6);
     t.diagnostic(`${out.status}: ${out.text.slice(0, 200)}; the event loop held up to ${maxMs} ms`);
-    assert.ok(maxMs < 1_000, `the event loop was held ${maxMs} ms`);
+    assert.ok(maxMs < 2_000, `the event loop was held ${maxMs} ms`);
   },
 );
 
@@ -369,7 +370,7 @@ test(
 // refuses the call (too many bwrap arguments) — 4-7 s of the worker's event loop at every later call (measured
 // under load; 300 `git init` repositories: 0.4-0.5 s). Left: an early refusal needs the runtime's own count.
 test(
-  'U10b (sessions apart): a thousand repositories in the project do not hold the worker’s event loop (a timer’s lag under 1 s) at the next call',
+  'U10b (sessions apart): a thousand repositories in the project do not hold the worker’s event loop (a timer’s lag under 2 s) at the next call',
   hole(
     'U10b: placeholders and the runtime’s argument build are synchronous in the denied paths of a thousand repositories',
   ),
@@ -385,6 +386,6 @@ test(
     lag.disable();
     const maxMs = Math.round(lag.max / 1e6);
     t.diagnostic(`${out.status}: ${out.text.slice(0, 200)}; the event loop held up to ${maxMs} ms`);
-    assert.ok(maxMs < 1_000, `the event loop was held ${maxMs} ms`);
+    assert.ok(maxMs < 2_000, `the event loop was held ${maxMs} ms`);
   },
 );
