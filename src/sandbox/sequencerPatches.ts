@@ -167,9 +167,11 @@ function patchVerdict(p: string, specs: readonly string[]): string | undefined {
   const text = readRegularFile(p, MAX_PATCH);
   if (text === undefined) return undefined;
   if (text === null) return 'is no regular file (or too big to read)';
+  // git am writes `threeway` in every state, `t` or `f`: on is `t`.
+  const on = (f: string) => readRegularFile(f, 64)?.trim() === 't';
   if (path.basename(p) === THREEWAY)
-    return 'turns on am’s 3-way fallback, whose rename detection carries a patch into the hooks';
-  if (fs.existsSync(path.join(path.dirname(p), THREEWAY)))
+    return on(p) ? 'turns on am’s 3-way fallback, whose rename detection carries a patch into the hooks' : undefined;
+  if (on(path.join(path.dirname(p), THREEWAY)))
     return 'is a patch of an am with its 3-way fallback on, whose rename detection carries a patch into the hooks';
   if (path.basename(p) === 'apply-opt')
     return applyOptsSafe(text) ? undefined : 'holds an option git apply may read as --directory (it moves the paths)';
