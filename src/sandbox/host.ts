@@ -35,6 +35,7 @@ import { wrapConfig } from './readDenies';
 import { repositoryConfigMasks } from './repoConfigMask';
 import { hideMaskStore, placeMaskStore } from './maskStore';
 import { guardWhileRunning, type GuardedProtection } from './liveGuard';
+import { mountable } from './mountBound';
 import type { CommandReports } from './violations';
 
 export type { AcquireOptions, SandboxAvailability, SandboxRuntime } from './runtimePool';
@@ -336,13 +337,13 @@ async function prepareSandboxedCommand(
   protection?: GuardedProtection,
   wait?: AcquireOptions,
 ): Promise<PreparedCommand> {
+  const fsCall = plan.call.filesystem;
+  // Refused before anything is made when bubblewrap could not mount its denies (mountBound.ts, U10b).
+  const filesystem = mountable(callFilesystem(fsCall), protection?.roots ?? fsCall.allowWrite);
   // A runtime initialised with exactly this session's worker-wide part (runtimePool.ts).
   const lease: Lease = await pool.acquire(plan.global, abortSignal, wait);
   const m = lease.runtime;
-  // Placeholders for absent denied paths (empty .bashrc, .mcp.json, .claude…), held while it runs (placeholders.ts;
-  // only bubblewrap needs a mount point: macOS's sandbox denies an absent path by rule).
-  const fsCall = plan.call.filesystem;
-  const filesystem = callFilesystem(fsCall);
+  // Placeholders for absent denied paths, held while it runs (placeholders.ts; macOS's sandbox denies them by rule).
   const hold = process.platform === 'linux' ? placeholders.hold(filesystem) : undefined;
   // A repository the command creates is undone as it appears, not only after it (liveGuard.ts).
   const guard = protection ? guardWhileRunning(protection) : undefined;

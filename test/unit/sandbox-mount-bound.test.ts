@@ -1,0 +1,79 @@
+// unit: the denies the sandbox runtime certainly mounts, counted before a call is prepared (mountBound.ts;
+// red team u, U10b): what counts, what is left out to keep the count a lower bound, the refusal past
+// what bubblewrap takes, and the runtime's own limit as the bound's source.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import {
+  MAX_DENY_MOUNTS,
+  RUNTIME_MAX_BWRAP_ARGS,
+  certainDenyMounts,
+  tooManyDenyMounts,
+} from '../../src/sandbox/mountBound';
+
+const base = mkdtempSync(path.join(os.tmpdir(), 'mount-bound-'));
+
+test('unit: the bound is the runtime’s own (its BWRAP_MAX_ARGS): an upgrade that changes it fails here', () => {
+  const utils = path.join(
+    path.dirname(require.resolve('@anthropic-ai/sandbox-runtime')),
+    'sandbox',
+    'linux-sandbox-utils.js',
+  );
+  const m = /const BWRAP_MAX_ARGS = (\d+);/.exec(readFileSync(utils, 'utf8'));
+  assert.ok(m, 'the runtime names its limit BWRAP_MAX_ARGS');
+  assert.equal(Number(m[1]), RUNTIME_MAX_BWRAP_ARGS);
+  assert.equal(MAX_DENY_MOUNTS, 3000);
+});
+
+test('unit: counted — there or absent in an open writable directory; left out — symlinked, covered, outside, unmakeable', () => {
+  const root = path.join(base, 'p');
+  const other = path.join(base, 'outside');
+  for (const d of ['r1/.git/hooks', 'r2/.git', 'r3/.vscode', 'covered/dir', 'real', other])
+    mkdirSync(path.resolve(root, d), { recursive: true });
+  writeFileSync(path.join(root, 'real', 'f'), '');
+  symlinkSync(path.join(root, 'real'), path.join(root, 'link'));
+  const at = (p: string) => path.resolve(root, p);
+  const denyWrite = [
+    at('r1/.git/hooks'), // there: counted
+    at('r2/.git/commondir'), // absent, parent open: counted
+    at('r2/.git/commondir'), // the same twice: once
+    at('r1/.git/hooks/pre-commit'), // under git's hooks (the runtime may deny them whole): left out
+    at('r3/.vscode/settings.json'), // under a directory the runtime denies itself: left out
+    at('covered'), // there: counted
+    at('covered/dir/x'), // under another denied directory: left out
+    at('link/f'), // through a symlink: left out
+    at('missing/deeper/x'), // parent absent (its placeholder is an ancestor, maybe shared): left out
+    path.join(other, 'x'), // outside the writable directories: left out
+  ];
+  assert.equal(certainDenyMounts({ allowWrite: [root], denyWrite }), 3);
+  assert.equal(certainDenyMounts({ allowWrite: [], denyWrite }), 0);
+});
+
+test('unit: past what bubblewrap takes, refused with the nested repositories named and what to do', () => {
+  const root = path.join(base, 'many');
+  mkdirSync(root);
+  const repos = Array.from({ length: MAX_DENY_MOUNTS + 1 }, (_, i) => path.join(root, `r${i}`, '.git'));
+  // Absent paths in one open directory each count: no need to make three thousand files.
+  const flat = Array.from({ length: MAX_DENY_MOUNTS + 1 }, (_, i) => path.join(root, `f${i}`));
+  assert.equal(tooManyDenyMounts({ allowWrite: [root], denyWrite: flat.slice(1) }, [root]), undefined, '3000: runs');
+  const why = tooManyDenyMounts({ allowWrite: [root], denyWrite: flat }, [root]);
+  assert.match(
+    why ?? '',
+    /more than 3000 of the 3001 paths .* nothing ran\..*start the session in a directory with fewer/s,
+  );
+  assert.equal(
+    tooManyDenyMounts({ allowWrite: [root], denyWrite: flat, disabled: true }, [root]),
+    undefined,
+    'no filesystem sandbox: nothing to mount',
+  );
+  // Their `.git/commondir` (absent, in a `.git` that is not there either): none counted, none refused.
+  const nested = repos.map((r) => path.join(r, 'commondir'));
+  assert.equal(tooManyDenyMounts({ allowWrite: [root], denyWrite: nested }, [root]), undefined);
+  for (const r of repos.slice(0, 3001)) mkdirSync(r, { recursive: true });
+  assert.match(
+    tooManyDenyMounts({ allowWrite: [root], denyWrite: nested }, [root]) ?? '',
+    /3001 git repositories nested in the working directories \(r0, r1, r2, r3, r4, …\).*rm -rf <dir>\/\.git/s,
+  );
+});
