@@ -9,10 +9,11 @@
 // its argument build (linux-sandbox-utils.js generateFilesystemArgs): one that is there, is where it
 // is spelled (no symlink on the way), lies in a writable directory and under no other denied directory
 // (`--ro-bind p p`); one that is absent whose parent is such a directory this user may write (a
-// placeholder, `--ro-bind /dev/null p`). Left out, so that the count stays a lower bound: anything
+// placeholder, `--ro-bind /dev/null p`); and the directories between those and their write root, which
+// it pins (`--ro-bind d d`, ancestorPinArgs). Left out, so that the count stays a lower bound: anything
 // under a directory the runtime's own scan of its working directory may deny whole (`.git/hooks`,
 // `.vscode`, `.idea`, `.claude/commands`, `.claude/agents`), or that this user cannot read (ripgrep's
-// unreadable directories), and the mounts it adds besides (ancestor pins, the allow binds).
+// unreadable directories), and the mounts it adds besides (the allow binds, its own denies).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -58,8 +59,8 @@ function openDirectory(dir: string, root: string, denied: ReadonlySet<string>, c
 }
 
 /**
- * How many of `denyWrite` the runtime certainly mounts (see the head of this file), counted up to
- * `stopAt` (beyond it the answer is only "more").
+ * How many mounts the runtime certainly makes for `denyWrite` — deny binds and the pins above them (see
+ * the head of this file) — counted up to `stopAt` (beyond it the answer is only "more").
  */
 export function certainDenyMounts(
   fsCall: { allowWrite: readonly string[]; denyWrite: readonly string[] },
@@ -76,9 +77,11 @@ export function certainDenyMounts(
     });
   const denied = new Set(fsCall.denyWrite.map((d) => path.resolve(d)));
   const cache = new Map<string, boolean>();
+  const pins = new Set<string>();
+  const writeRoots = new Set(fsCall.allowWrite.map((a) => path.resolve(a)));
   let n = 0;
   for (const p of denied) {
-    if (n >= stopAt) break;
+    if (n + pins.size >= stopAt) break;
     const root = roots.find((r) => p !== r && isUnder(p, r));
     if (root === undefined || p.startsWith('/dev/')) continue;
     const parent = path.dirname(p);
@@ -88,13 +91,18 @@ export function certainDenyMounts(
       // Absent: a placeholder, where this user may create it.
       try {
         fs.accessSync(parent, fs.constants.W_OK | fs.constants.X_OK);
-        n++;
       } catch {
-        // unmakeable: none
+        continue; // unmakeable: none
       }
-    } else if (!st.isSymbolicLink()) n++;
+    } else if (st.isSymbolicLink()) continue;
+    n++;
+    // The runtime pins every directory between a deny mount and its write root (ancestorPinArgs:
+    // `--ro-bind d d`, so that it cannot be renamed away); those below `root` are there (openDirectory).
+    // Under a write root `/` it covers them instead: not counted.
+    if (root !== '/')
+      for (let d = parent; d !== root && !pins.has(d); d = path.dirname(d)) if (!writeRoots.has(d)) pins.add(d);
   }
-  return n;
+  return n + pins.size;
 }
 
 /** The nested repositories (`…/.git`) among the denied paths, fewest path components first. */
@@ -115,7 +123,7 @@ export function tooManyDenyMounts(
   fsCall: { allowWrite: readonly string[]; denyWrite: readonly string[]; disabled?: boolean },
   roots: readonly string[],
 ): string | undefined {
-  if (fsCall.disabled || fsCall.denyWrite.length <= MAX_DENY_MOUNTS) return undefined;
+  if (fsCall.disabled) return undefined;
   const n = certainDenyMounts(fsCall);
   if (n <= MAX_DENY_MOUNTS) return undefined;
   const repos = repositoriesOf(fsCall.denyWrite).filter((r) => !roots.includes(r));
@@ -130,7 +138,7 @@ export function tooManyDenyMounts(
           .map(rel)
           .join(', ')}${repos.length > 5 ? ', …' : ''}): each is protected like the project's own.`
       : '';
-  return `the sandbox would have to mount more than ${MAX_DENY_MOUNTS} of the ${fsCall.denyWrite.length} paths it protects in the working directories, and bubblewrap takes at most ${RUNTIME_MAX_BWRAP_ARGS} arguments (about ${MAX_DENY_MOUNTS} mounts); nothing ran.${which} To go on, remove what is not needed of them outside the sandbox (a nested repository's .git directory, e.g. \`rm -rf <dir>/.git\` run by the person: the sandboxed Bash cannot), or start the session in a directory with fewer of them.`;
+  return `the sandbox would need more than ${MAX_DENY_MOUNTS} mounts for the ${fsCall.denyWrite.length} paths it protects in the working directories (one for each, and one for each directory above one), and bubblewrap takes at most ${RUNTIME_MAX_BWRAP_ARGS} arguments (about ${MAX_DENY_MOUNTS} mounts); nothing ran.${which} To go on, remove what is not needed of them outside the sandbox (a nested repository's .git directory, e.g. \`rm -rf <dir>/.git\` run by the person: the sandboxed Bash cannot), or start the session in a directory with fewer of them.`;
 }
 
 /** `fsCall` — on Linux (bubblewrap; macOS's sandbox denies by rule) after throwing {@link tooManyDenyMounts}'s refusal. */

@@ -47,7 +47,8 @@ test('unit: counted — there or absent in an open writable directory; left out 
     at('missing/deeper/x'), // parent absent (its placeholder is an ancestor, maybe shared): left out
     path.join(other, 'x'), // outside the writable directories: left out
   ];
-  assert.equal(certainDenyMounts({ allowWrite: [root], denyWrite }), 3);
+  // 3 denies, and the directories the runtime pins above two of them: r1, r1/.git, r2, r2/.git.
+  assert.equal(certainDenyMounts({ allowWrite: [root], denyWrite }), 7);
   assert.equal(certainDenyMounts({ allowWrite: [], denyWrite }), 0);
 });
 
@@ -61,7 +62,7 @@ test('unit: past what bubblewrap takes, refused with the nested repositories nam
   const why = tooManyDenyMounts({ allowWrite: [root], denyWrite: flat }, [root]);
   assert.match(
     why ?? '',
-    /more than 3000 of the 3001 paths .* nothing ran\..*start the session in a directory with fewer/s,
+    /more than 3000 mounts for the 3001 paths .* nothing ran\..*start the session in a directory with fewer/s,
   );
   assert.equal(
     tooManyDenyMounts({ allowWrite: [root], denyWrite: flat, disabled: true }, [root]),
@@ -71,7 +72,15 @@ test('unit: past what bubblewrap takes, refused with the nested repositories nam
   // Their `.git/commondir` (absent, in a `.git` that is not there either): none counted, none refused.
   const nested = repos.map((r) => path.join(r, 'commondir'));
   assert.equal(tooManyDenyMounts({ allowWrite: [root], denyWrite: nested }, [root]), undefined);
-  for (const r of repos.slice(0, 3001)) mkdirSync(r, { recursive: true });
+  // A thousand repositories: a placeholder each and two pins (r<i>, r<i>/.git) — 3000 runs; one more is refused.
+  for (const r of repos.slice(0, 1001)) mkdirSync(r, { recursive: true });
+  assert.equal(certainDenyMounts({ allowWrite: [root], denyWrite: nested.slice(0, 1000) }), 3000);
+  assert.equal(tooManyDenyMounts({ allowWrite: [root], denyWrite: nested.slice(0, 1000) }, [root]), undefined);
+  assert.match(
+    tooManyDenyMounts({ allowWrite: [root], denyWrite: nested.slice(0, 1001) }, [root]) ?? '',
+    /1001 git repositories/,
+  );
+  for (const r of repos.slice(1001)) mkdirSync(r, { recursive: true });
   assert.match(
     tooManyDenyMounts({ allowWrite: [root], denyWrite: nested }, [root]) ?? '',
     /3001 git repositories nested in the working directories \(r0, r1, r2, r3, r4, …\).*rm -rf <dir>\/\.git/s,
