@@ -344,12 +344,12 @@ async function prepareSandboxedCommand(
   const lease: Lease = await pool.acquire(plan.global, abortSignal, wait);
   const m = lease.runtime;
   // Placeholders for absent denied paths, held while it runs (placeholders.ts; macOS's sandbox denies them by rule).
-  const hold = process.platform === 'linux' ? placeholders.hold(filesystem) : undefined;
+  const hold = process.platform === 'linux' ? await placeholders.holdSliced(filesystem) : undefined;
   // A repository the command creates is undone as it appears, not only after it (liveGuard.ts).
   const guard = protection ? guardWhileRunning(protection) : undefined;
-  const release = () => {
+  const release = async () => {
     guard?.stop();
-    hold?.release();
+    await hold?.releaseSliced();
     lease.release();
   };
   const commandId = randomBytes(16).toString('base64url');
@@ -410,7 +410,7 @@ async function prepareSandboxedCommand(
         reports = { lines: [], total: 0 };
       }
       cleanup();
-      release();
+      await release();
       return reports;
     };
     return {
@@ -424,7 +424,7 @@ async function prepareSandboxedCommand(
     if (registered) m.unregisterCommandNetworkLists(commandId);
     lease.violations.take(commandId);
     cleanup();
-    release();
+    void release();
     throw err;
   }
 }

@@ -1,9 +1,9 @@
 // unit: the denies the sandbox runtime certainly mounts, counted before a call is prepared (mountBound.ts;
 // red team u, U10b): what counts, what is left out to keep the count a lower bound, the refusal past
-// what bubblewrap takes, and the runtime's own limit as the bound's source.
+// what bubblewrap takes, and the runtime's own limit as the bound's source; the placeholders made in slices.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import {
@@ -12,6 +12,7 @@ import {
   certainDenyMounts,
   tooManyDenyMounts,
 } from '../../src/sandbox/mountBound';
+import { PlaceholderRegistry } from '../../src/sandbox/placeholders';
 
 const base = mkdtempSync(path.join(os.tmpdir(), 'mount-bound-'));
 
@@ -85,4 +86,27 @@ test('unit: past what bubblewrap takes, refused with the nested repositories nam
     tooManyDenyMounts({ allowWrite: [root], denyWrite: nested }, [root]) ?? '',
     /3001 git repositories nested in the working directories \(r0, r1, r2, r3, r4, …\).*rm -rf <dir>\/\.git/s,
   );
+});
+
+test('unit (U10b, placeholders in slices): two commands’ holds and a release interleaved keep every placeholder a running command holds', async () => {
+  const root = path.join(base, 'sliced');
+  const dirs = Array.from({ length: 400 }, (_, i) => path.join(root, `r${i}`, '.git'));
+  for (const d of dirs) mkdirSync(d, { recursive: true });
+  const registry = new PlaceholderRegistry();
+  const cfg = { allowWrite: [root], denyWrite: dirs.map((d) => path.join(d, 'commondir')) };
+  // A first command holds the first half; a second, in slices, the whole while the first releases in between.
+  const first = registry.hold({ ...cfg, denyWrite: cfg.denyWrite.slice(0, 200) }, base);
+  assert.equal(first.paths.length, 200);
+  const second = registry.holdSliced(cfg, base);
+  const releasing = first.releaseSliced();
+  const [held] = await Promise.all([second, releasing]);
+  assert.equal(held.paths.length, 400, 'the second command holds all 400');
+  assert.equal(
+    cfg.denyWrite.filter((p) => existsSync(p)).length,
+    400,
+    'none removed under the second command by the first one’s release',
+  );
+  await held.releaseSliced();
+  assert.equal(cfg.denyWrite.filter((p) => existsSync(p)).length, 0, 'all removed once nobody holds them');
+  assert.deepEqual(registry.paths(), []);
 });
