@@ -8,6 +8,7 @@
 // /work/helper-notes/redw-findings.md.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { lstatSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { holeGate, redTeamUnit } from '../support/redTeamUnit';
@@ -18,7 +19,7 @@ const red = redTeamUnit({
   label: 'w',
   bait: { ANTHROPIC_API_KEY: 'sk-ant-BAIT-W-api', ZEPHYR_LEDGER_SECRET: 'BAIT-W-ledger' },
 });
-const { home, project, tool } = red;
+const { home, project, hookedProject, tool } = red;
 const hole = holeGate('R30W_HOLES');
 let skip: string | false = false;
 before(async () => (skip = await red.setUp()));
@@ -89,5 +90,43 @@ test(
       seen.push(out.text, ownText(path.join(root, dir, 'package.json')), ownText(path.join(root, dir, 'x')));
     }
     assert.doesNotMatch(seen.join('\n'), /BAIT-W-other/, 'a file of HOME reached the agent');
+  },
+);
+
+// W2 (availability, V10's class by the way V10's fix left): renamedHooks.ts (V15's fix) diffs, for each of
+// up to 64 new commits a moved ref brings in, its parent against HEAD (`diff-tree -r -M`, synchronous,
+// 10 s and 256 MiB each) — with no time budget and no cache: the ref screen's 20 s budget is looked at
+// between refs only, and carriesGitDirectory (the listing V10 bounded) looks at the tip alone. A branch
+// whose tip is HEAD's tree again on a chain of commits that each hold HEAD's tree plus a 16^5-path
+// directory (no hook path changed by name, nothing renamed into one): each diff lists a million deleted
+// paths (~1-3 s), one after another on the worker's one thread — 63 commits, minutes, at every command.
+// The row uses 3 (41 s with 6 on this loaded machine).
+test(
+  'W2 (sessions apart): a branch over commits that each hold a million-path directory does not hold the worker’s event loop (a timer’s lag under 3 s) after the call',
+  hole('W2: renamesIntoHooks diffs each new commit’s parent against HEAD with no budget'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = hookedProject();
+    const n = process.env.W_CONTROL ? 0 : 3;
+    const lag = monitorEventLoopDelay({ resolution: 10 });
+    lag.enable();
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: [
+        'set -e',
+        'export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x',
+        'b=$(printf x | git hash-object -w --stdin)',
+        't=$(for i in $(seq -w 0 15); do printf "100644 blob $b\\tf$i\\n"; done | git mktree)',
+        'for d in $(seq 4); do t=$(for i in $(seq -w 0 15); do printf "040000 tree $t\\td$i\\n"; done | git mktree); done',
+        'bt=$( (git ls-tree HEAD; printf "040000 tree $t\\tbomb\\n") | git mktree)',
+        'p=$(git rev-parse HEAD)',
+        `for i in $(seq ${n}); do p=$(git commit-tree $bt -p $p -m "b$i"); done`,
+        'git update-ref refs/heads/fix $(git commit-tree $(git rev-parse HEAD^{tree}) -p $p -m tidy)',
+        'git rev-list --count fix',
+      ].join('\n'),
+    });
+    lag.disable();
+    const maxMs = Math.round(lag.max / 1e6);
+    t.diagnostic(`${words(out, 300)}; the event loop held up to ${maxMs} ms`);
+    assert.ok(maxMs < 3_000, `the event loop was held ${maxMs} ms`);
   },
 );
