@@ -185,7 +185,7 @@ test(
 // patch so re-sent: the person's `git am --skip` commits the agent's hook; their next commit runs it.
 test(
   'W4 (dontAsk): a stopped git am whose next patch replaces the person’s pre-commit, its diff line in UTF-7 — the person’s git am --skip and next commit run nothing of the agent’s',
-  hole('W4: the am screen reads a patch as written; mailinfo converts its first line from the mail’s charset'),
+  {}, // closed (redw): sequencerPatches.ts refuses a charset that is not ASCII kept as it is (W4)
   async (t) => {
     if (skip) return t.skip(skip);
     const root = hookedProject();
