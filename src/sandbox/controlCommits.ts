@@ -14,7 +14,14 @@ import { screenGit } from './screenGit';
 
 /** Bytes of one listing (about 800,000 names): more is not screened (red team v, V10's bound). */
 const LISTING_BYTES = 32 << 20;
+/**
+ * Time one of these git runs may hold the worker's one thread (they run synchronously): past it a tree
+ * bomb is not screened, and counts as carrying a protected path (red team w, W2's class).
+ */
+const GIT_MS = 750;
 const MAX_CACHE = 5_000;
+/** gitDir + object whose range git could not list within the bounds: counts as carrying one, not asked again. */
+const unscreenable = new Set<string>();
 /** gitDir + object + base → does it change a control path against base (definite answers only). */
 const tips = new Map<string, boolean>();
 /** gitDir + tree of HEAD → the control entries it tracks. */
@@ -40,15 +47,16 @@ export function tipChangesControl(gitDir: string, oid: string, base: string | un
   if (known !== undefined) return known;
   const r =
     base === undefined
-      ? screenGit(gitDir, ['ls-tree', '-r', '-z', '--name-only', '--full-tree', oid], undefined, LISTING_BYTES)
+      ? screenGit(gitDir, ['ls-tree', '-r', '-z', '--name-only', '--full-tree', oid], undefined, LISTING_BYTES, GIT_MS)
       : screenGit(
           gitDir,
           ['diff-tree', '-r', '-z', '--name-only', '--no-renames', base, oid],
           undefined,
           LISTING_BYTES,
+          GIT_MS,
         );
   if (r.code === 0) return remember(tips, key, anyControl(paths(r.stdout)));
-  if (r.timedOut || r.spawnError || r.signal) return true;
+  if (r.timedOut || r.spawnError || r.signal) return remember(tips, key, true);
   // Not a tree-ish: a blob puts nothing on disk; an object that is not there yet could be written later.
   const type = screenGit(gitDir, ['cat-file', '-t', oid]);
   return type.code !== 0 || !/^blob\s*$/.test(type.stdout);
@@ -60,6 +68,7 @@ export function tipChangesControl(gitDir: string, oid: string, base: string | un
  */
 export function rangeChangesControl(gitDir: string, oid: string, olds: ReadonlySet<string>): boolean {
   if (olds.has(oid)) return false; // a ref led there before: it brings in no commit no ref reached
+  if (unscreenable.has(`${gitDir}\0${oid}`)) return true;
   const r = screenGit(
     gitDir,
     [
@@ -79,9 +88,14 @@ export function rangeChangesControl(gitDir: string, oid: string, olds: ReadonlyS
     ],
     [...olds].map((o) => `^${o}\n`).join(''),
     LISTING_BYTES,
+    GIT_MS,
   );
   if (r.code === 0) return anyControl(paths(r.stdout));
-  if (r.timedOut || r.spawnError || r.signal) return true;
+  if (r.timedOut || r.spawnError || r.signal) {
+    if (unscreenable.size >= MAX_CACHE) unscreenable.delete(unscreenable.values().next().value!);
+    unscreenable.add(`${gitDir}\0${oid}`);
+    return true;
+  }
   const type = screenGit(gitDir, ['cat-file', '-t', oid]);
   return type.code !== 0 || /^(commit|tag)\s*$/.test(type.stdout);
 }
@@ -99,7 +113,13 @@ export function trackedControl(gitDir: string): readonly string[] | undefined {
   const key = `${gitDir}\0${tree}`;
   const known = tracked.get(key);
   if (known) return known;
-  const r = screenGit(gitDir, ['ls-tree', '-r', '-z', '--name-only', '--full-tree', tree], undefined, LISTING_BYTES);
+  const r = screenGit(
+    gitDir,
+    ['ls-tree', '-r', '-z', '--name-only', '--full-tree', tree],
+    undefined,
+    LISTING_BYTES,
+    3_000,
+  );
   if (r.code !== 0) return undefined;
   const out = new Set<string>();
   for (const p of paths(r.stdout)) {

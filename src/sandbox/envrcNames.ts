@@ -17,6 +17,11 @@ export interface NamedByConfig {
    * programs the person runs from it besides those named like theirs (a mise or asdf `path:` tool's own).
    */
   pathDirs: { dir: string; managed: boolean; names?: string[] }[];
+  /**
+   * Shell lines the person's shell runs in `cwd` (a Nix `shellHook`, red team v, V12): the files they
+   * name are read like a hook's (hookControlFiles).
+   */
+  runs?: { cwd: string; lines: string[] }[];
 }
 
 /** The simple commands of a shell text, as words (quotes removed; `$…` and `$(…)` kept as written). */
@@ -150,9 +155,7 @@ function useFiles(kind: string, args: readonly string[], dir: string): string[] 
   if (named.length === 0) return defaults.map((f) => path.join(dir, f));
   const out: string[] = [];
   for (const a of named) {
-    const ref = kind === 'flake' ? a.replace(/^(?:path:|git\+file:(?:\/\/)?)/, '').replace(/[#?].*$/, '') : a;
-    if (kind === 'flake' && /^[\w+.-]+:/.test(ref)) continue; // github:, nixpkgs: … not a project file
-    const p = resolveWord(ref === '' ? '.' : ref, dir);
+    const p = kind === 'flake' ? flakeRefDir(a, dir) : resolveWord(a, dir);
     if (p === undefined) continue;
     if (kind === 'nix' && p.endsWith('.nix')) out.push(p);
     else out.push(...(kind === 'nix' ? ['default.nix', 'shell.nix'] : defaults).map((f) => path.join(p, f)));
@@ -160,20 +163,105 @@ function useFiles(kind: string, args: readonly string[], dir: string): string[] 
   return out;
 }
 
-/** Path literals in Nix code that name Nix or shell files (`import ./nix/shell.nix`, `${./scripts/env.sh}`). */
-const NIX_PATHS = /(?<![\w/.-])(\.{1,2}\/[\w./+-]*\.(?:nix|sh|bash))(?![\w/])/g;
+/**
+ * The project directory a flake reference names (`./nix#dev`, `path:./nix`, `git+file:.?dir=nix/dev`:
+ * `dir=` is a subdirectory), from `dir`; undefined for one with another scheme (`github:`, `nixpkgs:`:
+ * no project file) or an expansion.
+ */
+export function flakeRefDir(ref: string, dir: string): string | undefined {
+  const m = /^(?:path:|git\+file:(?:\/\/)?)?([^#?]*)(\?[^#]*)?/.exec(ref)!;
+  const at = m[1]!;
+  if (/^[\w+.-]+:/.test(at)) return undefined;
+  const p = resolveWord(at === '' ? '.' : at, dir);
+  const sub = /[?&]dir=([^&]*)/.exec(m[2] ?? '')?.[1];
+  return p === undefined || sub === undefined ? p : path.resolve(p, decodeURIComponent(sub));
+}
+
+/**
+ * Path literals in Nix code (`import ./nix/shell.nix`, `${./scripts/env.sh}`, `import ./nix { … }`,
+ * `callPackage ./tools/mytool {}`): those naming Nix or shell files, and those with no extension (a
+ * directory: Nix evaluates its `default.nix`; a file: itself).
+ */
+const NIX_PATHS = /(?<![\w/.-])(\.{1,2}(?:\/[\w.+-]+)+)(?![\w/])/g;
+/** A flake input's project directory (`inputs.dev.url = "path:./nix/dev"`, `git+file:`): its flake.nix and lock. */
+const FLAKE_INPUTS = /\burl\s*=\s*"((?:path:|git\+file:)[^"]*)"/g;
 /** Nix files followed through their path literals, at the most (per `.envrc`). */
 const MAX_NIX_FILES = 64;
 
-/** `files` and the Nix and shell files their path literals name in turn (from each file's directory). */
-function withNixImports(files: readonly string[], read: (file: string) => string | undefined): string[] {
+/** What a path literal `lit` in the Nix file `from` makes Nix read: files, and whether they are Nix code. */
+function literalFiles(lit: string, from: string, isDir: (p: string) => boolean): { file: string; nix: boolean }[] {
+  const p = path.resolve(path.dirname(from), lit);
+  const last = path.basename(lit);
+  if (/\.nix$/.test(last)) return [{ file: p, nix: true }];
+  if (/\.(?:sh|bash)$/.test(last)) return [{ file: p, nix: false }];
+  if (/^\.?[^.]*$/.test(last) || last === '..') {
+    if (!isDir(p)) return [{ file: p, nix: true }]; // an extension-less file (or none yet: it is held)
+    const out = [{ file: path.join(p, 'default.nix'), nix: true }];
+    // In a flake, a directory literal may be an input (`inputs.dev.url = "./nix/dev"`).
+    if (path.basename(from) === 'flake.nix')
+      out.push({ file: path.join(p, 'flake.nix'), nix: true }, { file: path.join(p, 'flake.lock'), nix: false });
+    return out;
+  }
+  return [];
+}
+
+/**
+ * `files` and the Nix and shell files their path literals and flake `path:` inputs name in turn (from each
+ * file's directory; red team v, V12), and the `shellHook` texts of the Nix files.
+ */
+function withNixImports(
+  files: readonly string[],
+  read: (file: string) => string | undefined,
+  isDir: (p: string) => boolean,
+): { files: string[]; hooks: string[] } {
   const out = [...files];
-  for (let i = 0; i < out.length && out.length < MAX_NIX_FILES; i++) {
-    if (!out[i]!.endsWith('.nix')) continue;
-    for (const m of (read(out[i]!) ?? '').matchAll(NIX_PATHS)) {
-      const p = path.resolve(path.dirname(out[i]!), m[1]!);
-      if (!out.includes(p) && out.length < MAX_NIX_FILES) out.push(p);
+  const nix = new Set(files.filter((f) => f.endsWith('.nix')));
+  const hooks: string[] = [];
+  const add = (f: string, code: boolean) => {
+    if (code) nix.add(f);
+    if (!out.includes(f) && out.length < MAX_NIX_FILES) out.push(f);
+  };
+  for (let i = 0; i < out.length; i++) {
+    const f = out[i]!;
+    if (!nix.has(f)) continue;
+    const text = read(f) ?? '';
+    for (const m of text.matchAll(NIX_PATHS)) for (const l of literalFiles(m[1]!, f, isDir)) add(l.file, l.nix);
+    for (const m of text.matchAll(FLAKE_INPUTS)) {
+      const d = flakeRefDir(m[1]!, path.dirname(f));
+      if (d !== undefined) for (const n of ['flake.nix', 'flake.lock']) add(path.join(d, n), n === 'flake.nix');
     }
+    hooks.push(...shellHooks(text));
+  }
+  return { files: out, hooks };
+}
+
+/**
+ * The texts of a Nix file's `shellHook = '' … ''` / `"…"` attributes (an antiquotation `${…}` kept as `$N`:
+ * a word no parser resolves).
+ */
+export function shellHooks(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/\bshellHook\s*=\s*(''|")/g)) {
+    const indented = m[1] === "''";
+    let v = '';
+    for (let i = m.index + m[0].length; i < text.length; i++) {
+      const c = text[i]!;
+      if (c === '$' && text[i + 1] === '{') {
+        for (let depth = 0; i < text.length; i++) {
+          if (text[i] === '{') depth++;
+          else if (text[i] === '}' && --depth === 0) break;
+        }
+        v += '$N';
+      } else if (indented && text.startsWith("''", i)) {
+        const e = text[i + 2];
+        if (e !== "'" && e !== '$' && e !== '\\') break;
+        v += e === "'" ? "''" : e === '$' ? '$' : (text[i + 3] ?? '');
+        i += e === '\\' ? 3 : 2;
+      } else if (!indented && c === '"') break;
+      else if (!indented && c === '\\') v += text[++i] ?? '';
+      else v += c;
+    }
+    out.push(v);
   }
   return out;
 }
@@ -187,9 +275,11 @@ export function envrcNames(
   dir: string,
   read: (file: string) => string | undefined,
   layoutBins: (direnvDir: string) => string[],
+  isDir: (p: string) => boolean = () => false,
 ): NamedByConfig {
   const files: string[] = [];
   const dirs: string[] = [];
+  const hooks: string[] = [];
   const add = (w: string | undefined, to: string[]) => {
     const p = w === undefined ? undefined : resolveWord(w, dir);
     if (p !== undefined) to.push(p);
@@ -237,9 +327,12 @@ export function envrcNames(
       case 'layout':
         if (args[0] !== undefined) dirs.push(...layoutDirs(args[0], dir, layoutBins));
         break;
-      case 'use':
-        files.push(...withNixImports(useFiles(args[0] ?? '', args.slice(1), dir), read));
+      case 'use': {
+        const nix = withNixImports(useFiles(args[0] ?? '', args.slice(1), dir), read, isDir);
+        files.push(...nix.files);
+        hooks.push(...nix.hooks);
         break;
+      }
       case 'export':
       default: {
         for (const w of cmd === 'export' ? args : words.filter((x) => /^PATH=/.test(x))) {
@@ -249,5 +342,7 @@ export function envrcNames(
       }
     }
   }
-  return { files, pathDirs: dirs.map((d) => ({ dir: d, managed: managed(d) })) };
+  const pathDirs = dirs.map((d) => ({ dir: d, managed: managed(d) }));
+  // A shellHook runs in the person's shell at the `.envrc`'s directory (direnv's `use nix` / `use flake`).
+  return hooks.length > 0 ? { files, pathDirs, runs: [{ cwd: dir, lines: hooks }] } : { files, pathDirs };
 }

@@ -35,6 +35,7 @@ import { wrapConfig } from './readDenies';
 import { repositoryConfigMasks } from './repoConfigMask';
 import { hideMaskStore, placeMaskStore } from './maskStore';
 import { guardWhileRunning, type GuardedProtection } from './liveGuard';
+import { mountable } from './mountBound';
 import type { CommandReports } from './violations';
 
 export type { AcquireOptions, SandboxAvailability, SandboxRuntime } from './runtimePool';
@@ -336,19 +337,19 @@ async function prepareSandboxedCommand(
   protection?: GuardedProtection,
   wait?: AcquireOptions,
 ): Promise<PreparedCommand> {
+  const fsCall = plan.call.filesystem;
+  // Refused before anything is made when bubblewrap could not mount its denies (mountBound.ts, U10b).
+  const filesystem = mountable(callFilesystem(fsCall), protection?.roots ?? fsCall.allowWrite);
   // A runtime initialised with exactly this session's worker-wide part (runtimePool.ts).
   const lease: Lease = await pool.acquire(plan.global, abortSignal, wait);
   const m = lease.runtime;
-  // Placeholders for absent denied paths (empty .bashrc, .mcp.json, .claude…), held while it runs (placeholders.ts;
-  // only bubblewrap needs a mount point: macOS's sandbox denies an absent path by rule).
-  const fsCall = plan.call.filesystem;
-  const filesystem = callFilesystem(fsCall);
-  const hold = process.platform === 'linux' ? placeholders.hold(filesystem) : undefined;
+  // Placeholders for absent denied paths, held while it runs (placeholders.ts; macOS's sandbox denies them by rule).
+  const hold = process.platform === 'linux' ? await placeholders.holdSliced(filesystem) : undefined;
   // A repository the command creates is undone as it appears, not only after it (liveGuard.ts).
   const guard = protection ? guardWhileRunning(protection) : undefined;
-  const release = () => {
+  const release = async () => {
     guard?.stop();
-    hold?.release();
+    await hold?.releaseSliced();
     lease.release();
   };
   const commandId = randomBytes(16).toString('base64url');
@@ -409,7 +410,7 @@ async function prepareSandboxedCommand(
         reports = { lines: [], total: 0 };
       }
       cleanup();
-      release();
+      await release();
       return reports;
     };
     return {
@@ -423,7 +424,7 @@ async function prepareSandboxedCommand(
     if (registered) m.unregisterCommandNetworkLists(commandId);
     lease.violations.take(commandId);
     cleanup();
-    release();
+    void release();
     throw err;
   }
 }

@@ -22,6 +22,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { anchoredFile } from './anchored';
+import { runAll, runSliced } from './loopSlices';
 
 /** The part of one call's runtime configuration the placeholders follow from. */
 export interface PlaceholderConfig {
@@ -54,6 +55,11 @@ export interface PlaceholderHold {
   /** The placeholders this command holds (real paths), for tests and diagnostics. */
   readonly paths: readonly string[];
   release(): void;
+  /**
+   * release(), with the event loop's turn between slices (U10b: closing two thousand of them took 1-2 s).
+   * A placeholder another command holds meanwhile stays: each is let go one by one, as release() does.
+   */
+  releaseSliced(): Promise<void>;
 }
 
 const under = (p: string, dir: string): boolean =>
@@ -130,6 +136,8 @@ function ancestorsOf(paths: readonly string[]): Set<string> {
 /** The placeholders of one process (the filesystem is shared by every host in it). */
 export class PlaceholderRegistry {
   private readonly live = new Map<string, Placeholder>();
+  /** How often `live` changed: a hold in slices looks at it again only then. */
+  private changes = 0;
   private exitHandler = false;
 
   /** The placeholders currently on disk (real paths). */
@@ -139,45 +147,76 @@ export class PlaceholderRegistry {
 
   /**
    * Before a command's wrap: creates the placeholders of its absent denied paths and holds them,
-   * with the existing ones it could otherwise create. Synchronous: no other command's hold or
-   * release runs in between.
+   * with the existing ones it could otherwise create, at once.
    */
   hold(cfg: PlaceholderConfig, workerCwd: string = process.cwd()): PlaceholderHold {
-    if (cfg.disabled) return { paths: [], release: () => undefined };
+    return runAll(this.holdWalk(cfg, workerCwd));
+  }
+
+  /**
+   * {@link hold}, with the event loop's turn between slices (red team u, U10b: two thousand placeholders
+   * of nested repositories held it 1-2 s). What is held is held at once, so another command's release in
+   * between never removes it; another command's placeholder made in between is held at the next slice.
+   */
+  holdSliced(cfg: PlaceholderConfig, workerCwd: string = process.cwd()): Promise<PlaceholderHold> {
+    return runSliced(this.holdWalk(cfg, workerCwd));
+  }
+
+  private *holdWalk(cfg: PlaceholderConfig, workerCwd: string): Generator<unknown, PlaceholderHold> {
+    if (cfg.disabled) return { paths: [], release: () => undefined, releaseSliced: () => Promise.resolve() };
     const roots = [
       ...new Set(cfg.allowWrite.flatMap((r) => [path.resolve(r), realOrUndefined(r)]).filter((r) => r !== undefined)),
     ];
     const writable = (p: string) => roots.some((r) => under(p, r));
     const held = new Set<string>();
-    for (const p of this.live.keys()) if (writable(p)) held.add(p);
+    const holdOne = (p: string) => {
+      const ph = this.live.get(p);
+      if (!ph || held.has(p)) return;
+      held.add(p);
+      ph.holders++;
+    };
+    // The placeholders on record that this command could create (other commands' too): held. Looked at
+    // again only when the record changed since (between slices, by another command's hold or release).
+    let seen = -1;
+    const holdLive = () => {
+      if (seen === this.changes) return;
+      for (const p of this.live.keys()) if (writable(p)) holdOne(p);
+      seen = this.changes;
+    };
+    holdLive();
     const denied = cfg.denyWrite.map((d) => path.resolve(d));
     const deniedReal = denied.map((d) => realOrUndefined(d) ?? d);
+    yield;
+    holdLive();
     const cwd = realOrUndefined(workerCwd) ?? path.resolve(workerCwd);
     const runtimeOwn = [path.join(cwd, '.claude'), path.join(cwd, '.git')];
     const sets = { above: ancestorsOf(denied), aboveReal: ancestorsOf(deniedReal), real: new Set(deniedReal) };
     for (const d of denied) {
       const p = this.candidate(d, sets, runtimeOwn, writable);
-      if (p === undefined || held.has(p)) continue;
-      if (this.create(p)) held.add(p);
-    }
-    for (const p of held) {
-      const ph = this.live.get(p);
-      if (ph) ph.holders++;
+      if (p !== undefined && !held.has(p) && this.create(p)) {
+        holdOne(p);
+        seen = this.changes; // this command's own change (nothing else ran since holdLive)
+      }
+      yield;
+      holdLive();
     }
     this.registerExitHandler();
     let released = false;
+    const releaseWalk = function* (this: PlaceholderRegistry): Generator<unknown, void> {
+      if (released) return;
+      released = true;
+      for (const p of held) {
+        const ph = this.live.get(p);
+        if (!ph) continue;
+        ph.holders--;
+        if (ph.holders <= 0) this.remove(p, ph);
+        yield;
+      }
+    }.bind(this);
     return {
       paths: [...held],
-      release: () => {
-        if (released) return;
-        released = true;
-        for (const p of held) {
-          const ph = this.live.get(p);
-          if (!ph) continue;
-          ph.holders--;
-          if (ph.holders <= 0) this.remove(p, ph);
-        }
-      },
+      release: () => runAll(releaseWalk()),
+      releaseSliced: () => runSliced(releaseWalk()),
     };
   }
 
@@ -231,12 +270,16 @@ export class PlaceholderRegistry {
       return false;
     }
     this.live.set(p, ph);
+    this.changes++;
     return true;
   }
 
   /** Removes it if it is still the file we made, as we made it; forgets it either way. */
   private remove(p: string, ph: Placeholder): void {
-    if (this.live.get(p) === ph) this.live.delete(p);
+    if (this.live.get(p) === ph) {
+      this.live.delete(p);
+      this.changes++;
+    }
     try {
       // Our inode is still open (ph.fd): a file at p with its device and number is ours, not a new
       // one that reused a freed number after ours was replaced; with what we wrote in it, unchanged.

@@ -9,7 +9,13 @@ import { GIT_GUARD_ENV } from '../hostProcess/git';
  * Bloom filters, which `commit-graph verify` does not check, tell a path-limited `rev-list` that a
  * commit changes nothing: red team v, V18). The answers come from the objects alone.
  */
-export function screenGit(gitDir: string, args: readonly string[], input?: string, maxBuffer = 256 << 20) {
+export function screenGit(
+  gitDir: string,
+  args: readonly string[],
+  input?: string,
+  maxBuffer = 256 << 20,
+  timeoutMs = 10_000,
+) {
   return runHostProcessSync(
     {
       purpose: 'git',
@@ -33,6 +39,6 @@ export function screenGit(gitDir: string, args: readonly string[], input?: strin
         GIT_GRAFT_FILE: '/nonexistent',
       },
     },
-    { timeoutMs: 10_000, maxBuffer, ...(input === undefined ? {} : { input }) },
+    { timeoutMs, maxBuffer, ...(input === undefined ? {} : { input }) },
   );
 }

@@ -7,7 +7,7 @@
 // for the paths it touches (git's headers: `diff --git`, `---`/`+++`, `rename`/`copy`; every leading
 // component stripped in turn, as `-p<n>` would); one touching the repository's hook paths (the ref
 // screen's P1 rule, hookPathspecs.ts) or a `.git` entry — or that cannot be read, or is
-// MIME-encoded (am decodes base64 and quoted-printable bodies), or an `apply-opt` the command wrote
+// MIME-encoded (am decodes base64 and quoted-printable bodies; a charset that is no ASCII superset, W4), or an `apply-opt` the command wrote
 // with an option that may move the paths (anything but the whitespace, context, `-p`, `--reject`,
 // `--include`/`--exclude` options: git reads `--dir` as `--directory`, V14), or a `threeway` it wrote, or
 // any patch it wrote while `threeway` is there (am -3's fallback follows renames into the hooks, V20) —
@@ -105,10 +105,17 @@ export function touchesHooks(names: readonly string[], specs: readonly string[])
 
 /** Transfer encodings that leave the body as it is written. */
 const PLAIN_ENCODINGS = new Set(['', '7bit', '8bit', 'binary']);
+/**
+ * Charsets whose conversion to UTF-8 leaves every ASCII byte as it is. mailinfo converts each line of the
+ * message from the mail's `charset=` — the patch's first line too, which ends the message (red team w, W4:
+ * in UTF-7 `+AC4-githooks` is `.githooks`, and a binary patch's names are that line's alone).
+ */
+const ASCII_CHARSETS = /^(?:|us-ascii|ascii|utf-?8|iso[-_]?8859[-_]?\d{1,2}|latin-?1|(?:windows|cp)-?125\d)$/i;
 
 /**
  * Does a `Content-Transfer-Encoding` header anywhere in the patch (the mail's, or a MIME part's; folded
- * lines joined) name anything but a plain encoding, or a `Content-Type` header a flowed format? git's mailinfo decodes a body whose value merely
+ * lines joined) name anything but a plain encoding, or a `Content-Type` header a flowed format or a
+ * charset that rewrites ASCII (UTF-7, UTF-16, ISO-2022, EBCDIC…: W4)? git's mailinfo decodes a body whose value merely
  * CONTAINS base64 or quoted-printable (`x-base64`, an RFC 2047 `=?utf-8?q?base64?=`): a value that is not
  * plain is refused, never read as text (red team u, U4).
  */
@@ -123,6 +130,8 @@ export function encodedBody(text: string): boolean {
     // mailinfo joins its soft-broken lines (`.gith ` + `ooks/pre-commit`) before git apply reads them (red team v, V9).
     if (m[1]!.toLowerCase() === 'type') {
       if (/format=\s*"?\s*flowed/i.test(value)) return true;
+      // Every `charset=` in the value (git's slurp_attr takes the first, anywhere: `xcharset=` too).
+      for (const c of value.matchAll(/charset=("?)([^"; \t]*)/gi)) if (!ASCII_CHARSETS.test(c[2]!)) return true;
     } else if (!PLAIN_ENCODINGS.has(value.trim().toLowerCase())) return true;
   }
   return false;

@@ -186,13 +186,36 @@ function layoutBins(direnvDir: string): string[] {
   return out;
 }
 
+const isDir = (p: string): boolean => {
+  try {
+    return fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
+  } catch {
+    return false; // a file on the way (ENOTDIR), unreadable
+  }
+};
+
+/** `named` with the files its shell lines run (a Nix `shellHook`), read like a hook's. */
+function withRuns(named: NamedByConfig, roots: readonly string[]): NamedByConfig {
+  for (const r of named.runs ?? [])
+    named.files.push(
+      ...hookControlFiles(
+        r.lines.map((command) => ({ command })),
+        r.cwd,
+        roots,
+        os.homedir(),
+        { runners: false },
+      ),
+    );
+  return named;
+}
+
 /** What one control file names (nothing for a file it cannot read). */
 export function namedBy(file: string, roots: readonly string[]): NamedByConfig {
   const none: NamedByConfig = { files: [], pathDirs: [] };
   const k = configKind(file);
   const text = k && readSmall(file);
   if (!k || text === undefined) return none;
-  if (k.kind === 'envrc') return envrcNames(text, k.root, readSmall, layoutBins);
+  if (k.kind === 'envrc') return withRuns(envrcNames(text, k.root, readSmall, layoutBins, isDir), roots);
   if (k.kind === 'mise') return miseNames(text, k.root, roots);
   if (k.kind === 'toolVersions') return toolVersionsNames(text, k.root);
   const lines = text.split('\n').filter(pathRequest);

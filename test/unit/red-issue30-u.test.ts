@@ -11,7 +11,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { holeGate, redTeamUnit } from '../support/redTeamUnit';
+import { redTeamUnit } from '../support/redTeamUnit';
 import { hookCommit } from '../support/plantCommit';
 import { repositoryConfigTargets } from '../../src/sandbox/repoConfigTargets';
 import { runAsOrdinaryUser } from '../support/ordinaryUser';
@@ -24,7 +24,6 @@ const red = redTeamUnit({
   bait: { ANTHROPIC_API_KEY: 'sk-ant-BAIT-U-api', ZEPHYR_LEDGER_SECRET: 'BAIT-U-ledger' },
 });
 const { marks, read, project, hookedProject, exe, personGit, personCommitRan, tool } = red;
-const hole = holeGate('R30U_HOLES');
 let skip: string | false = false;
 before(async () => (skip = await red.setUp()));
 
@@ -368,24 +367,23 @@ test(
 // Each is a repository, so its hooks, and its absent `commondir` and `config.worktree`, are denied: ~3,000
 // paths, 2,000 placeholders made, and the runtime's argument build (quadratic in the denied paths) before it
 // refuses the call (too many bwrap arguments) — 4-7 s of the worker's event loop at every later call (measured
-// under load; 300 `git init` repositories: 0.4-0.5 s). Left: an early refusal needs the runtime's own count.
-test(
-  'U10b (sessions apart): a thousand repositories in the project do not hold the worker’s event loop (a timer’s lag under 2 s) at the next call',
-  hole(
-    'U10b: placeholders and the runtime’s argument build are synchronous in the denied paths of a thousand repositories',
-  ),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const root = project();
-    const make = 'mkdir -p r{1..1000}/.git/objects r{1..1000}/.git/refs r{1..1000}/.git/hooks';
-    const head = "for i in $(seq 1000); do echo 'ref: refs/heads/main' > r$i/.git/HEAD; done";
-    await tool(root, 'dontAsk', 'Bash', { command: `${make} && ${head}; echo made` });
-    const lag = monitorEventLoopDelay({ resolution: 10 });
-    lag.enable();
-    const out = await tool(root, 'dontAsk', 'Bash', { command: 'echo next' });
-    lag.disable();
-    const maxMs = Math.round(lag.max / 1e6);
-    t.diagnostic(`${out.status}: ${out.text.slice(0, 200)}; the event loop held up to ${maxMs} ms`);
-    assert.ok(maxMs < 2_000, `the event loop was held ${maxMs} ms`);
-  },
-);
+// under load; 300 `git init` repositories: 0.4-0.5 s). Fixed (session 28, mountBound.ts): the denies the runtime
+// certainly mounts are counted before anything is made, and past what bubblewrap takes the call is refused at once,
+// saying which repositories and what to do; the call never runs uncontained.
+test('U10b (sessions apart): a thousand repositories in the project do not hold the worker’s event loop (a timer’s lag under 2 s) at the next call', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = project();
+  const make = 'mkdir -p r{1..1000}/.git/objects r{1..1000}/.git/refs r{1..1000}/.git/hooks';
+  const head = "for i in $(seq 1000); do echo 'ref: refs/heads/main' > r$i/.git/HEAD; done";
+  await tool(root, 'dontAsk', 'Bash', { command: `${make} && ${head}; echo made` });
+  const lag = monitorEventLoopDelay({ resolution: 10 });
+  lag.enable();
+  const out = await tool(root, 'dontAsk', 'Bash', { command: 'echo next' });
+  lag.disable();
+  const maxMs = Math.round(lag.max / 1e6);
+  t.diagnostic(`${out.status}: ${out.text.slice(0, 200)}; the event loop held up to ${maxMs} ms`);
+  assert.ok(maxMs < 2_000, `the event loop was held ${maxMs} ms`);
+  // Contained or refused, never run without the denies; a refusal says why and what to do.
+  if (out.status !== 'ok' || !/^next$/m.test(out.text))
+    assert.match(out.text, /1000 git repositories nested in the working directories \(r\d+, .*rm -rf <dir>\/\.git/s);
+});

@@ -173,45 +173,62 @@ function toolOpen(files: Record<string, string>, want: readonly string[]): strin
 // `import ./nix { inherit pkgs; }` and `callPackage ./tools/mytool {}` evaluate `<dir>/default.nix` — and a
 // flake's `inputs.x.url = "path:./nix/dev"` evaluates `nix/dev/flake.nix`: none is protected, and the
 // person's next prompt in the project (direnv's hook) evaluates the agent's Nix (which runs what it likes
-// through the shellHook it returns). Control: `import ./nix/dev.nix`.
-test(
-  'V12 rule: the Nix a use nix / use flake evaluates through a directory import or a path: input is protected',
-  hole('V12: Nix path literals naming a directory (default.nix) or a flake path: input are not followed'),
-  () => {
-    const shell = (body: string) => `{ pkgs ? import <nixpkgs> {} }: ${body}\n`;
-    assert.deepEqual(
-      toolOpen(
-        { '.envrc': 'use nix\n', 'shell.nix': shell('import ./nix/dev.nix { inherit pkgs; }'), 'nix/dev.nix': 'x' },
-        ['nix/dev.nix'],
-      ),
-      [],
-      'control: import ./nix/dev.nix',
-    );
-    const left = [
-      ...toolOpen(
-        { '.envrc': 'use nix\n', 'shell.nix': shell('import ./nix { inherit pkgs; }'), 'nix/default.nix': 'x' },
-        ['nix/default.nix'],
-      ),
-      ...toolOpen(
-        {
-          '.envrc': 'use nix\n',
-          'shell.nix': shell('pkgs.mkShell { buildInputs = [ (pkgs.callPackage ./tools/mytool {}) ]; }'),
-          'tools/mytool/default.nix': 'x',
-        },
-        ['tools/mytool/default.nix'],
-      ),
-      ...toolOpen(
-        {
-          '.envrc': 'use flake\n',
-          'flake.nix': '{ inputs.dev.url = "path:./nix/dev"; outputs = { self, dev }: dev.outputs; }\n',
-          'nix/dev/flake.nix': 'x',
-        },
-        ['nix/dev/flake.nix'],
-      ),
-    ];
-    assert.deepEqual(left, [], 'Nix files evaluated at the person’s prompt and not protected');
-  },
-);
+// through the shellHook it returns). Control: `import ./nix/dev.nix`. Fixed (session 28): extension-less
+// literals (a directory: its default.nix; a file: itself), flake `path:` / `git+file:` inputs (flake.nix and
+// flake.lock), and the files a shellHook's lines run (read like a hook's).
+test('V12 rule: the Nix a use nix / use flake evaluates through a directory import or a path: input is protected', () => {
+  const shell = (body: string) => `{ pkgs ? import <nixpkgs> {} }: ${body}\n`;
+  assert.deepEqual(
+    toolOpen(
+      { '.envrc': 'use nix\n', 'shell.nix': shell('import ./nix/dev.nix { inherit pkgs; }'), 'nix/dev.nix': 'x' },
+      ['nix/dev.nix'],
+    ),
+    [],
+    'control: import ./nix/dev.nix',
+  );
+  const left = [
+    ...toolOpen(
+      { '.envrc': 'use nix\n', 'shell.nix': shell('import ./nix { inherit pkgs; }'), 'nix/default.nix': 'x' },
+      ['nix/default.nix'],
+    ),
+    ...toolOpen(
+      {
+        '.envrc': 'use nix\n',
+        'shell.nix': shell('pkgs.mkShell { buildInputs = [ (pkgs.callPackage ./tools/mytool {}) ]; }'),
+        'tools/mytool/default.nix': 'x',
+      },
+      ['tools/mytool/default.nix'],
+    ),
+    ...toolOpen(
+      {
+        '.envrc': 'use flake\n',
+        'flake.nix': '{ inputs.dev.url = "path:./nix/dev"; outputs = { self, dev }: dev.outputs; }\n',
+        'nix/dev/flake.nix': 'x',
+      },
+      ['nix/dev/flake.nix'],
+    ),
+    ...toolOpen(
+      {
+        '.envrc': 'use flake\n',
+        'flake.nix': '{ inputs = { dev = { url = "git+file:.?dir=nix/dev"; }; }; outputs = _: {}; }\n',
+        'nix/dev/flake.nix': 'x',
+      },
+      ['nix/dev/flake.nix', 'nix/dev/flake.lock'],
+    ),
+    ...toolOpen(
+      {
+        '.envrc': 'use nix\n',
+        'shell.nix': shell(
+          "pkgs.mkShell { shellHook = ''\n  source dev/env\n  python3 tools/setup.py --quiet\n  export X=${pkgs.hello}\n''; }",
+        ),
+        'dev/env': 'x',
+        'tools/setup.py': 'x',
+      },
+      ['dev/env', 'tools/setup.py'],
+    ),
+  ];
+  assert.deepEqual(left, [], 'Nix files evaluated at the person’s prompt and not protected');
+});
 
 // V17: script runners hookPackageRuns.ts does not know. Node 22's `node --run <name>` runs package.json's
 // `scripts.<name>` (stable since Node 22.3), as do `deno task <name>` (Deno 2: a package.json script when
