@@ -283,3 +283,45 @@ test(
     assert.deepEqual({ ran: personCommitRan(root, mark) }, { ran: false }, read(mark).slice(0, 200));
   },
 );
+
+/** hookedProject whose `.githooks/pre-commit` is lefthook's launcher, with the person's lefthook.yml (V11's). */
+const lefthookProject = () =>
+  red.project((r) => {
+    red.exe(
+      path.join(r, '.githooks', 'pre-commit'),
+      '#!/bin/sh\ncall_lefthook()\n{\n  command -v lefthook >/dev/null || return 0\n  lefthook "$@"\n}\ncall_lefthook run "pre-commit" "$@"\n',
+    );
+    writeFileSync(path.join(r, 'lefthook.yml'), 'pre-commit:\n  commands:\n    lint:\n      run: "true"\n');
+    red.git(r, 'config', 'core.hooksPath', '.githooks');
+  });
+
+// W10 (availability, a ReDoS): V11's fix (globSegment.ts) makes a glob the agent wrote a RegExp that never
+// throws — but not one that ends: `*` is `[^/]*`, so a segment `*a*a*a*a*a*a*a*a*b` is a RegExp whose
+// backtracking on a name of n `a`s is O(n^8), run synchronously by the person's hook configuration readers
+// (hookFrameworks.ts globFiles for lefthook's `extends:`, hookPackageRuns.ts for pnpm's `packages:`) on the
+// worker's one thread, after the call and at the next plan. A new `lefthook-local.yml` (lefthook merges it:
+// the agent may make one; it is removed after the call — once the readers have read it) extending
+// `x/*a*a*a*a*a*a*a*a*b`, and one file `x/aaaa…a` (46 `a`s): the event loop held for seconds (3.7 s with 40). With 12 stars
+// one test of a 40-character name took 326 s in plain node; with 20 the worker never comes back.
+test(
+  'W10 (sessions apart): a lefthook-local.yml extending a glob that backtracks does not hold the worker’s event loop (a timer’s lag under 3 s) after the call',
+  hole('W10: globSegment.ts compiles a glob the agent wrote into a backtracking RegExp run on names the agent made'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = lefthookProject();
+    const n = process.env.W_CONTROL ? 2 : 46;
+    const lag = monitorEventLoopDelay({ resolution: 10 });
+    lag.enable();
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: [
+        `mkdir -p x && touch "x/$(printf 'a%.0s' $(seq ${n}))"`,
+        `printf 'extends:\\n  - "x/*a*a*a*a*a*a*a*a*b"\\n' > lefthook-local.yml`,
+        'ls x | wc -c',
+      ].join('\n'),
+    });
+    lag.disable();
+    const maxMs = Math.round(lag.max / 1e6);
+    t.diagnostic(`${words(out, 300)}; the event loop held up to ${maxMs} ms`);
+    assert.ok(maxMs < 3_000, `the event loop was held ${maxMs} ms`);
+  },
+);
