@@ -325,3 +325,28 @@ test(
     assert.ok(maxMs < 3_000, `the event loop was held ${maxMs} ms`);
   },
 );
+
+// W11 (availability, the same ReDoS through a read-only tool): the Glob tool (tools/glob.ts) compiles the
+// agent's pattern into one RegExp (globPattern.ts: `*` is `[^/]*`) and tests every path of its walk with it
+// on the worker's thread. Glob is read-only: no approval in any mode. `*a*a*a*a*a*a*a*a*b` over a file named
+// with 46 `a`s (made by a sandboxed command, or any long name the project has) backtracks O(n^8).
+test(
+  'W11 (sessions apart): a Glob whose pattern backtracks over a long file name does not hold the worker’s event loop (a timer’s lag under 3 s)',
+  hole('W11: the Glob tool runs a RegExp built from the agent’s pattern on the worker’s thread, unbounded'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = project();
+    const n = process.env.W_CONTROL ? 2 : 46;
+    const made = await tool(root, 'dontAsk', 'Bash', {
+      command: `touch "$(printf 'a%.0s' $(seq ${n}))" && ls | wc -l`,
+    });
+    t.diagnostic(words(made, 200));
+    const lag = monitorEventLoopDelay({ resolution: 10 });
+    lag.enable();
+    const out = await tool(root, 'dontAsk', 'Glob', { pattern: '*a*a*a*a*a*a*a*a*b' });
+    lag.disable();
+    const maxMs = Math.round(lag.max / 1e6);
+    t.diagnostic(`${words(out, 200)}; the event loop held up to ${maxMs} ms`);
+    assert.ok(maxMs < 3_000, `the event loop was held ${maxMs} ms`);
+  },
+);
