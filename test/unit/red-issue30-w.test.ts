@@ -305,7 +305,7 @@ const lefthookProject = () =>
 // one test of a 40-character name took 326 s in plain node; with 20 the worker never comes back.
 test(
   'W10 (sessions apart): a lefthook-local.yml extending a glob that backtracks does not hold the worker’s event loop (a timer’s lag under 3 s) after the call',
-  hole('W10: globSegment.ts compiles a glob the agent wrote into a backtracking RegExp run on names the agent made'),
+  {}, // closed (redw): past 50,000 backtracks V8 runs the RegExp on its linear engine (globSegment.ts, globPattern.ts)
   async (t) => {
     if (skip) return t.skip(skip);
     const root = lefthookProject();
@@ -332,7 +332,7 @@ test(
 // with 46 `a`s (made by a sandboxed command, or any long name the project has) backtracks O(n^8).
 test(
   'W11 (sessions apart): a Glob whose pattern backtracks over a long file name does not hold the worker’s event loop (a timer’s lag under 3 s)',
-  hole('W11: the Glob tool runs a RegExp built from the agent’s pattern on the worker’s thread, unbounded'),
+  {}, // closed (redw): past 50,000 backtracks V8 runs the RegExp on its linear engine (globPattern.ts)
   async (t) => {
     if (skip) return t.skip(skip);
     const root = project();
