@@ -5,6 +5,13 @@
 // team v, V11). A `[...]` class is a class (`!` or `^` negates); a `[` with no `]` after it, or a
 // class JavaScript refuses (`[z-a]`), is the character itself.
 
+import { setFlagsFromString } from 'node:v8';
+
+// Backtracking bounded as the Glob tool's is (tools/globPattern.ts; red team w, W10: lefthook-local.yml's
+// `extends: x/*a*a*a*a*a*a*a*a*b` over a 46-character name held the worker's thread 24 s): past 50,000
+// backtracks V8 runs the RegExp again on its linear-time engine.
+setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+
 /** `s` with every character a RegExp reads specially escaped. */
 const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 

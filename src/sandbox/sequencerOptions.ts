@@ -29,7 +29,23 @@ export type TodoWordScreen = (gitDir: string, word: string) => boolean;
 /** git's own strategies (`git merge -s`). */
 const OWN_STRATEGIES = new Set(['ort', 'recursive', 'resolve', 'octopus', 'ours', 'subtree']);
 const STRATEGY = path.join('rebase-merge', 'strategy');
+/** The strategy's `-X` options (` --subtree=.githooks`), read when `strategy` is there (red team w, W14). */
+const STRATEGY_OPTS = path.join('rebase-merge', 'strategy_opts');
 const OPTS = path.join('sequencer', 'opts');
+/**
+ * `-X` options that move no path (git's parse_merge_opt): anything else the command wrote is taken out —
+ * ort's `subtree=<dir>` (and `subtree`, a guessed shift) splices a picked commit's tree into a directory: a
+ * top-level `post-commit` became `.githooks/post-commit` at the person's `git rebase --continue` (W14).
+ */
+const SAFE_STRATEGY_OPTION =
+  /^(?:ours|theirs|patience|histogram|minimal|renormalize|no-renormalize|no-renames|ignore-space-change|ignore-all-space|ignore-space-at-eol|ignore-cr-at-eol|find-renames(?:=\d+%?)?|rename-threshold=\d+%?|diff-algorithm=[a-z]+)$/;
+/** Are all the `-X` options of a `strategy_opts` text (git's ` --x` words, sq-quoted in newer gits) safe? */
+const strategyOptsSafe = (text: string): boolean =>
+  text
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((w) => SAFE_STRATEGY_OPTION.test(w.replace(/^'(.*)'$/s, '$1').replace(/^--/, '')));
 const HEADS = [
   'rebase-merge/orig-head',
   'rebase-merge/onto',
@@ -82,7 +98,7 @@ export function sequencerDirs(gitDirs: readonly string[]): string[] {
 /** The state files screened here, by path. */
 export function stateFiles(gitDirs: readonly string[]): string[] {
   return sequencerDirs(gitDirs).flatMap((g) =>
-    [STRATEGY, OPTS, UPDATE_REFS, ...HEADS, ...REVISIONS].map((f) => path.join(g, f)),
+    [STRATEGY, STRATEGY_OPTS, OPTS, UPDATE_REFS, ...HEADS, ...REVISIONS].map((f) => path.join(g, f)),
   );
 }
 
@@ -106,7 +122,9 @@ function foreignStrategies(opts: string): { bad: boolean; kept?: string } {
   const entries = parseGitConfig(opts);
   if (!entries) return { bad: true };
   const foreign = (e: (typeof entries)[number]) =>
-    e.section === 'options' && e.key === 'strategy' && !OWN_STRATEGIES.has((e.value ?? '').trim());
+    e.section === 'options' &&
+    ((e.key === 'strategy' && !OWN_STRATEGIES.has((e.value ?? '').trim())) ||
+      (e.key === 'strategy-option' && !strategyOptsSafe(e.value ?? '')));
   if (!entries.some(foreign)) return { bad: false };
   return { bad: true, kept: formatGitConfig(entries.filter((e) => !foreign(e))) };
 }
@@ -131,11 +149,18 @@ function judgeState(
       act: () => rewrite(p, undefined),
     };
   }
+  if (rel === STRATEGY_OPTS) {
+    if (strategyOptsSafe(now)) return undefined;
+    return {
+      note: `${rel} holds a merge option that moves paths (ort's -Xsubtree puts a picked commit's files into any directory, the hooks' too): taken out`,
+      act: () => rewrite(p, undefined),
+    };
+  }
   if (rel === OPTS) {
     const f = foreignStrategies(now);
     if (!f.bad) return undefined;
     return {
-      note: `${rel} names a merge strategy git would run as a program: taken out`,
+      note: `${rel} names a merge strategy git would run as a program, or a merge option that moves paths: taken out`,
       act: () => rewrite(p, f.kept),
     };
   }

@@ -8,6 +8,14 @@
 //   \x     the character x, literally
 // Matching is against a POSIX relative path such as "src/toolProtocol/Tool.ts".
 
+import { setFlagsFromString } from 'node:v8';
+// A RegExp built from text the agent wrote (a glob: the Glob tool's pattern, a `.gitignore` line, a hook
+// configuration's `extends:`) backtracks polynomially on names the agent made: `*a*a*a*a*a*a*a*a*b` over a
+// 46-character name held the worker's one thread 27 s, 12 stars minutes (red team w, W10, W11). V8 runs a
+// RegExp that passes 50,000 backtracks again on its linear-time engine (same answers, same syntax for what
+// globs build) when this flag is on: process-wide, set once by the modules that build such RegExps.
+setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+
 const MAX_BRACE_EXPANSIONS = 1024;
 
 const POSIX_CLASSES: Record<string, string> = {

@@ -10,6 +10,7 @@ import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { holeGate, tempBase } from '../support/redTeamUnit';
 import { hookManifestKeys, repositoryConfigTargets } from '../../src/sandbox/repoConfigTargets';
+import { hookPathspecs } from '../../src/sandbox/hookPathspecs';
 
 const base = tempBase('r30wr');
 const hole = holeGate('R30W_HOLES');
@@ -110,5 +111,31 @@ test(
       one('nps lint', 'package-scripts.js'),
     ].flat();
     assert.deepEqual(left, [], 'task files evaluated by the hook’s runner and not protected');
+  },
+);
+
+// W12: P1's class for lint-staged's nested configurations. lint-staged 12+ finds every configuration in the
+// work tree (`git ls-files`) and gives each staged file to the deepest one around it (red team u, U2: the
+// work tree's are protected at any depth). A commit is judged by hookPathspecs.ts, whose lint-staged names
+// are the work tree's top only: a branch adding `src/.lintstagedrc.json` (`"*.js": "sh tools/x.sh"`, both in
+// the commit) changes no hook path; the person's checkout of it and next commit of a `src/*.js` run it.
+// Control: the same configuration at the top is a hook path.
+test(
+  'W12 rule: a lint-staged configuration a commit adds in a subdirectory is a hook path when the person’s hook runs lint-staged',
+  hole('W12: hookPathspecs lists lint-staged’s configuration names at the top of the work tree only'),
+  () => {
+    const root = path.join(base, `l${++seq}`);
+    mkdirSync(path.join(root, '.githooks'), { recursive: true });
+    execFileSync('git', ['init', '-q', root]);
+    execFileSync('git', ['-C', root, 'config', 'core.hooksPath', '.githooks']);
+    writeFileSync(path.join(root, '.githooks', 'pre-commit'), '#!/bin/sh\nnpx lint-staged\n');
+    chmodSync(path.join(root, '.githooks', 'pre-commit'), 0o755);
+    const specs = hookPathspecs(path.join(root, '.git'));
+    const covered = (p: string) => specs.some((s) => p === s || p.startsWith(`${s}/`));
+    assert.ok(covered('.lintstagedrc.json'), `control: the top's configuration (${specs.join(' ')})`);
+    const left = ['src/.lintstagedrc.json', 'packages/web/lint-staged.config.js', 'src/.lintstagedrc'].filter(
+      (p) => !covered(p),
+    );
+    assert.deepEqual(left, [], 'lint-staged configurations a commit may add that no hook-path screen sees');
   },
 );
