@@ -19,9 +19,9 @@ function commentEnd(js: string, i: number): number {
   return end < 0 ? js.length : end + 1;
 }
 
-/** The end of a template literal's `${…}` that starts at `i` (braces counted, roughly). */
+/** The end of a template literal's `${…}` whose `{` is at `i` (braces counted, roughly). */
 function substitutionEnd(js: string, i: number): number {
-  let depth = 0;
+  let depth = 1;
   for (let j = i + 1; j < js.length; j++) {
     if (js[j] === '{') depth++;
     else if (js[j] === '}' && --depth === 0) return j;
