@@ -59,40 +59,37 @@ const SWAP = [
 // path: a link to a JSON file of HOME (read-denied to the sandbox) when it is read, a regular file when it is
 // written — the worker writes HOME's file, less the key, into the project. The live guard runs that undo
 // while the command runs, so one command swapping `packages/w/package.json` (new: every control key counts)
-// with a sibling in a loop races it; a next call prints the file.
-test(
-  'W1 (dontAsk): a new package.json swapped between a link to a HOME JSON and a plain file while the guard undoes its keys — no command of the session reads the HOME file',
-  hole('W1: the key-by-key undo reads through the link and writes over the file it finds a moment later'),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    mkdirSync(path.join(home, 'work', 'other'), { recursive: true });
-    writeFileSync(
-      path.join(home, 'work', 'other', 'package.json'),
-      '{"name":"other","packageManager":"pnpm@9.0.0","publishConfig":{"_authToken":"BAIT-W-other"}}\n',
-    );
-    const root = project();
-    const target = process.env.W_CONTROL ? '"$PWD/DIR/y.json"' : '"$HOME/work/other/package.json"';
-    const seen: string[] = [];
-    // A race: each try wins about half the time (the guard stops the command after its third undo).
-    for (let i = 1; i <= 6 && !/BAIT-W-other/.test(seen.join('\n')); i++) {
-      const dir = `packages/w${i}`;
-      const run = await tool(root, 'dontAsk', 'Bash', {
-        command: [
-          `mkdir -p ${dir}`,
-          `printf '{"packageManager":"pnpm@9.0.0","token":"none"}\\n' > ${dir}/y.json`,
-          `s="\${TMPDIR:-/tmp}/w1.py"; cat > "$s" <<'PY'\n${SWAP}\nPY`,
-          `python3 "$s" ${dir} ${target.replace('DIR', dir)} 4; echo swapped`,
-        ].join('\n'),
-        timeout: 60_000,
-      });
-      t.diagnostic(words(run, 200));
-      const out = await tool(root, 'dontAsk', 'Bash', { command: `cat ${dir}/package.json ${dir}/x 2>&1; true` });
-      t.diagnostic(words(out, 300));
-      seen.push(out.text, ownText(path.join(root, dir, 'package.json')), ownText(path.join(root, dir, 'x')));
-    }
-    assert.doesNotMatch(seen.join('\n'), /BAIT-W-other/, 'a file of HOME reached the agent');
-  },
-);
+// with a sibling in a loop races it; a next call prints the file. Fixed (fixa, session 28): the undo writes
+// back only over the file it read (its device and inode), else undoes the file whole.
+test('W1 (dontAsk): a new package.json swapped between a link to a HOME JSON and a plain file while the guard undoes its keys — no command of the session reads the HOME file', async (t) => {
+  if (skip) return t.skip(skip);
+  mkdirSync(path.join(home, 'work', 'other'), { recursive: true });
+  writeFileSync(
+    path.join(home, 'work', 'other', 'package.json'),
+    '{"name":"other","packageManager":"pnpm@9.0.0","publishConfig":{"_authToken":"BAIT-W-other"}}\n',
+  );
+  const root = project();
+  const target = process.env.W_CONTROL ? '"$PWD/DIR/y.json"' : '"$HOME/work/other/package.json"';
+  const seen: string[] = [];
+  // A race: each try wins about half the time (the guard stops the command after its third undo).
+  for (let i = 1; i <= 6 && !/BAIT-W-other/.test(seen.join('\n')); i++) {
+    const dir = `packages/w${i}`;
+    const run = await tool(root, 'dontAsk', 'Bash', {
+      command: [
+        `mkdir -p ${dir}`,
+        `printf '{"packageManager":"pnpm@9.0.0","token":"none"}\\n' > ${dir}/y.json`,
+        `s="\${TMPDIR:-/tmp}/w1.py"; cat > "$s" <<'PY'\n${SWAP}\nPY`,
+        `python3 "$s" ${dir} ${target.replace('DIR', dir)} 4; echo swapped`,
+      ].join('\n'),
+      timeout: 60_000,
+    });
+    t.diagnostic(words(run, 200));
+    const out = await tool(root, 'dontAsk', 'Bash', { command: `cat ${dir}/package.json ${dir}/x 2>&1; true` });
+    t.diagnostic(words(out, 300));
+    seen.push(out.text, ownText(path.join(root, dir, 'package.json')), ownText(path.join(root, dir, 'x')));
+  }
+  assert.doesNotMatch(seen.join('\n'), /BAIT-W-other/, 'a file of HOME reached the agent');
+});
 
 // W2 (availability, V10's class by the way V10's fix left): renamedHooks.ts (V15's fix) diffs, for each of
 // up to 64 new commits a moved ref brings in, its parent against HEAD (`diff-tree -r -M`, synchronous,
