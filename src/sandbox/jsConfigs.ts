@@ -112,7 +112,8 @@ export function jsModuleFiles(js: string, dir: string): { existing: string[]; ab
     const candidates = [p, ...EXTENSIONS.map((x) => p + x)];
     if (st?.isDirectory())
       candidates.push(path.join(p, 'package.json'), ...EXTENSIONS.map((x) => path.join(p, `index${x}`)));
-    for (const f of candidates) {
+    // A package.json loaded as data runs nothing; its keys that do are watched one by one (manifestBins.ts).
+    for (const f of candidates.filter((c) => path.basename(c) !== 'package.json')) {
       const s = fs.statSync(f, { throwIfNoEntry: false });
       if (s?.isFile()) out.existing.push(f);
       else if (!s && fs.existsSync(path.dirname(f))) out.absent.push(f);
