@@ -42,9 +42,19 @@ const PROPERTIES = /^(?:(?:&[^\s,[\]{}]+|![^\s]*)\s+)+/;
 /** A block scalar's header (`|`, `>-`, `|2+`, with a comment after it). */
 const BLOCK = /^[|>](?:[-+]?\d*|\d+[-+])\s*(?:#.*)?$/;
 
+/**
+ * A value with a YAML or TOML comment (`#` after a space, or at its start) cut off. A search of two
+ * characters, never `\s+#`: every regular expression here reads what a command may have written, and one
+ * that backtracks over a long run of spaces took quadratic time (15 s for 100,000 spaces).
+ */
+function uncommented(v: string): string {
+  const at = v.search(/(^|\s)#/);
+  return at < 0 ? v : v.slice(0, at);
+}
+
 /** A YAML scalar as written (quotes taken off, escapes decoded, an anchor or tag before it dropped), roughly. */
 export function scalar(v: string): string {
-  const s = `${v.replace(/\s+#.*$/, '').trim()} `.replace(PROPERTIES, '').trim();
+  const s = `${uncommented(v).trim()} `.replace(PROPERTIES, '').trim();
   if (/^"([\s\S]*)"$/.test(s)) return unescapeDouble(s.slice(1, -1));
   if (/^'([\s\S]*)'$/.test(s)) return s.slice(1, -1).replace(/''/g, "'");
   return s;
@@ -71,10 +81,19 @@ export function flowItems(v: string): string[] {
   }
   out.push(cur);
   return out
-    .map((item) => item.replace(/^\s*(?:"[^"]*"|'[^']*'|[^\s"':][^:]*?)\s*:(?:\s+|$)/, ''))
+    .map((item) => item.replace(/^\s*(?:"[^"]*"\s*|'[^']*'\s*|[^\s"':][^:]*):(?:\s|$)/, ''))
     .map(scalar)
     .filter((s) => s !== '');
 }
+
+/**
+ * The lines one reader's call joins to values that go on over several lines, at most, over the whole text
+ * (each value: 200): a text of 30,000 `run = [` lines would otherwise be read 200 lines per line.
+ */
+interface Budget {
+  lines: number;
+}
+const newBudget = (): Budget => ({ lines: 8192 });
 
 /** Brackets a flow collection opens and has not closed (quotes skipped, roughly). */
 function openBrackets(v: string): number {
@@ -84,10 +103,14 @@ function openBrackets(v: string): number {
   );
 }
 
-/** A flow collection that goes on over the next lines (`args: [` … `]`), whole; at most 200 lines. */
-function wholeFlow(lines: readonly string[], i: number, v: string): string {
+/** A flow collection that goes on over the next lines (`args: [` … `]`), whole; at most 200 lines (counted line by line). */
+function wholeFlow(lines: readonly string[], i: number, v: string, budget: Budget): string {
   let all = v;
-  for (let j = i + 1; openBrackets(all) > 0 && j < lines.length && j <= i + 200; j++) all += ` ${lines[j]!}`;
+  let open = openBrackets(v);
+  for (let j = i + 1; open > 0 && j < lines.length && j <= i + 200 && budget.lines-- > 0; j++) {
+    all += ` ${lines[j]!}`;
+    open += openBrackets(lines[j]!);
+  }
   return all;
 }
 
@@ -110,6 +133,7 @@ const keyPattern = (key: string) => `(?:${key}|"${key}"|'${key}')`;
  * block list's items become one line of words; an alias (`*e`) its anchor's value.
  */
 export function yamlValues(yaml: string, key: string): string[] {
+  const budget = newBudget();
   const out: string[] = [];
   const anchors = yamlAnchors(yaml);
   const alias = (s: string) => (/^\*\S+$/.test(s) ? (anchors.get(s.slice(1)) ?? s) : s);
@@ -119,7 +143,7 @@ export function yamlValues(yaml: string, key: string): string[] {
     const m = at.exec(lines[i]!);
     if (!m) continue;
     const indent = m[1]!.length;
-    const v = `${m[2]!.replace(/(^|\s+)#.*$/, '').trim()} `.replace(PROPERTIES, '').trim();
+    const v = `${uncommented(m[2]!).trim()} `.replace(PROPERTIES, '').trim();
     if (v === '' || BLOCK.test(v)) {
       const more: string[] = [];
       for (let j = i + 1; j < lines.length; j++) {
@@ -132,7 +156,7 @@ export function yamlValues(yaml: string, key: string): string[] {
       out.push(more.map(item).join(v === '' ? ' ' : '\n'));
     } else if (v.startsWith('[') || v.startsWith('{'))
       out.push(
-        flowItems(wholeFlow(lines, i, v))
+        flowItems(wholeFlow(lines, i, v, budget))
           .map(alias)
           .join(' '),
       );
@@ -151,13 +175,14 @@ export function yamlValues(yaml: string, key: string): string[] {
 
 /** A YAML map's values and list items, each a line (lint-staged's `"*.js": eslint --fix`), block scalars and flow lists too. */
 export function yamlLines(yaml: string): string[] {
+  const budget = newBudget();
   const out: string[] = [];
   const lines = yaml.replace(/\r/g, '').split('\n');
   for (let i = 0; i < lines.length; i++) {
-    const m = /^(\s*)(?:-\s+|(?:"(?:[^"\\]|\\.)*"|'[^']*'|[^\s"'#][^:]*?)\s*:(?:\s+|$))(.*)$/.exec(lines[i]!);
-    const v = m ? `${m[2]!.replace(/(^|\s+)#.*$/, '').trim()} `.replace(PROPERTIES, '').trim() : undefined;
+    const m = /^(\s*)(?:-\s+|(?:"(?:[^"\\]|\\.)*"\s*|'[^']*'\s*|[^\s"'#][^:]*):(?:\s+|$))(.*)$/.exec(lines[i]!);
+    const v = m ? `${uncommented(m[2]!).trim()} `.replace(PROPERTIES, '').trim() : undefined;
     if (v === undefined) continue;
-    if (v.startsWith('[') || v.startsWith('{')) out.push(...flowItems(wholeFlow(lines, i, v)));
+    if (v.startsWith('[') || v.startsWith('{')) out.push(...flowItems(wholeFlow(lines, i, v, budget)));
     else if (v === '' || BLOCK.test(v)) {
       // A block scalar (or a value on the next lines): its more-indented lines, joined.
       const more: string[] = [];
@@ -255,13 +280,15 @@ const tomlText = (v: string): string =>
     .trim();
 
 /** A TOML value that goes on over the next lines (a `"""` string, an array), whole; at most 200 lines. */
-function wholeToml(lines: readonly string[], i: number, v: string): string {
+function wholeToml(lines: readonly string[], i: number, v: string, budget: Budget): string {
   let all = v;
-  const open = (s: string) => {
-    const d = /^\s*("""|''')/.exec(s)?.[1];
-    return d !== undefined ? s.split(d).length < 3 : openBrackets(s) > 0;
-  };
-  for (let j = i + 1; open(all) && j < lines.length && j <= i + 200; j++) all += `\n${lines[j]!}`;
+  const d = /^\s*("""|''')/.exec(v)?.[1];
+  // Counted line by line (a check of the whole on each line was quadratic in what a command may write).
+  let open = d !== undefined ? (v.split(d).length < 3 ? 1 : 0) : openBrackets(v);
+  for (let j = i + 1; open > 0 && j < lines.length && j <= i + 200 && budget.lines-- > 0; j++) {
+    all += `\n${lines[j]!}`;
+    open = d !== undefined ? (lines[j]!.includes(d) ? 0 : 1) : open + openBrackets(lines[j]!);
+  }
   return all;
 }
 
@@ -271,12 +298,13 @@ function wholeToml(lines: readonly string[], i: number, v: string): string {
  * (`x = { run = "…" }`), a multi-line string or array.
  */
 export function tomlValues(toml: string, key: string): string[] {
+  const budget = newBudget();
   const out: string[] = [];
   const lines = toml.replace(/\r/g, '').split('\n');
   const at = new RegExp(`^\\s*(?:[\\w"'.-]+\\.)?${keyPattern(key)}\\s*=\\s*(.*)$`);
   for (let i = 0; i < lines.length; i++) {
     const m = at.exec(lines[i]!);
-    if (m) out.push(tomlText(wholeToml(lines, i, m[1]!)));
+    if (m) out.push(tomlText(wholeToml(lines, i, m[1]!, budget)));
   }
   const inline = new RegExp(
     `[{,]\\s*${keyPattern(key)}\\s*=\\s*("(?:[^"\\\\]|\\\\.)*"|'[^']*'|\\[[^\\]]*\\]|[^,}\\n]+)`,
@@ -288,11 +316,12 @@ export function tomlValues(toml: string, key: string): string[] {
 
 /** Every value of a TOML text (`… = value`, an inline table's too), each a line. */
 export function tomlStrings(toml: string): string[] {
+  const budget = newBudget();
   const out: string[] = [];
   const lines = toml.replace(/\r/g, '').split('\n');
   for (let i = 0; i < lines.length; i++) {
     const m = /^\s*[^=#[\s][^=]*?=\s*(.*)$/.exec(lines[i]!);
-    if (m) out.push(tomlText(wholeToml(lines, i, m[1]!)));
+    if (m) out.push(tomlText(wholeToml(lines, i, m[1]!, budget)));
   }
   for (const m of toml.matchAll(/[{,]\s*[^=,{}\n]+?=\s*("(?:[^"\\]|\\.)*"|'[^']*'|[^,}\n]+)/g))
     out.push(tomlText(m[1]!));

@@ -215,8 +215,16 @@ function lefthookTemplates(body: string): Map<string, string> {
     for (let j = i + 1; pairs.length === 0 && j < lines.length && /^(\s+\S|\s*$|[^[\s].*=)/.test(lines[j]!); j++)
       if (lines[j]!.trim() !== '') pairs.push(lines[j]!);
     for (const p of pairs) {
-      const kv = /^\s*["']?([^"':=]+?)["']?\s*[:=]\s*(.*)$/.exec(p);
-      if (kv) out.set(kv[1]!.trim(), scalar(kv[2]!));
+      // Split at the first `:` or `=` (a regular expression with a lazy key and `\s*` was quadratic on spaces).
+      const at = p.search(/[:=]/);
+      const name =
+        at < 0
+          ? ''
+          : p
+              .slice(0, at)
+              .trim()
+              .replace(/^["']|["']$/g, '');
+      if (name !== '') out.set(name, scalar(p.slice(at + 1)));
     }
   }
   return out;

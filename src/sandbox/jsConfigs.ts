@@ -70,12 +70,20 @@ export function jsStrings(js: string): string[] {
   const out: string[] = [];
   for (let k = 0; k < lits.length; k++) {
     let { value, end } = lits[k]!;
-    while (k + 1 < lits.length && /^\s*\+\s*$/.test(js.slice(end + 1, lits[k + 1]!.start))) {
+    while (
+      k + 1 < lits.length &&
+      lits[k + 1]!.start - end < 256 &&
+      /^\s*\+\s*$/.test(js.slice(end + 1, lits[k + 1]!.start))
+    ) {
       value += lits[++k]!.value;
       end = lits[k]!.end;
     }
-    const before = js.slice(0, lits[k]!.start).trimEnd();
-    const key = /^\s*:/.test(js.slice(end + 1)) && /[{,]$/.test(before);
+    // The characters around it, looked at in place (a slice of the text per literal was quadratic).
+    let a = lits[k]!.start - 1;
+    while (a >= 0 && /\s/.test(js[a]!)) a--;
+    let b = end + 1;
+    while (b < js.length && /\s/.test(js[b]!)) b++;
+    const key = js[b] === ':' && (js[a] === '{' || js[a] === ',');
     if (!key) out.push(value);
   }
   return out;
@@ -88,7 +96,8 @@ function moduleNames(js: string): string[] {
   for (const re of [
     new RegExp(`\\brequire\\s*\\(\\s*${q}`, 'g'),
     new RegExp(`\\bimport\\s*\\(\\s*${q}`, 'g'),
-    new RegExp(`\\b(?:import|export)\\b[^;'"\`]*?\\bfrom\\s*${q}`, 'g'),
+    // At most 1,000 characters between `import` and `from`: an unbounded lazy span was quadratic on a text of `import`s.
+    new RegExp(`\\b(?:import|export)\\b[^;'"\`]{0,1000}?\\bfrom\\s*${q}`, 'g'),
     new RegExp(`\\bimport\\s*${q}`, 'g'),
   ])
     for (const m of js.matchAll(re)) out.push(m[2]!);

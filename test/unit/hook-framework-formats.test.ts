@@ -179,3 +179,33 @@ test('unit: an ordinary configuration of each framework protects none of the fil
     for (const f of Object.keys(files)) assert.ok(got.includes(f), `${f} protected`);
   }
 });
+
+test('unit: every reader reads 256 KB of what a command may write in linear time (no backtracking over spaces)', () => {
+  const KB = 256 * 1024;
+  const texts = [
+    `a${' '.repeat(KB)}`,
+    `${' '.repeat(KB)}x`,
+    `- ${' '.repeat(KB)}`,
+    'run = [\n'.repeat(KB / 8),
+    'run: [\n'.repeat(KB / 7),
+    'run = """\n'.repeat(KB / 10),
+    "'*.js': [\n".repeat(KB / 10),
+    'entry: "'.repeat(KB / 8),
+    'import '.repeat(KB / 7),
+    "'a' ".repeat(KB / 4),
+    '{"a": "b", '.repeat(KB / 11),
+    'templates:\n' + `  ${' '.repeat(KB)}\n`,
+  ];
+  for (const text of texts) {
+    const started = Date.now();
+    yamlValues(text, 'run');
+    yamlLines(text);
+    tomlValues(text, 'run');
+    jsonStrings(text);
+    jsStrings(text);
+    flowItems(text.slice(0, 64 * 1024));
+    scalar(text);
+    const ms = Date.now() - started;
+    assert.ok(ms < 2_000, `${JSON.stringify(text.slice(0, 20))}…: ${ms} ms`);
+  }
+});
