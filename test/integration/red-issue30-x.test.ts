@@ -18,7 +18,8 @@ import { X_BAIT, gitProject, personGit, writeMoreBait } from '../support/redTeam
 
 const held = (what: string) =>
   process.env.R30X_HELD === '1' ? {} : { skip: `contained (${what}): R30X_HELD=1 runs it` };
-const hole = (what: string) => (process.env.R30X_HOLES === '1' ? {} : { skip: `HOLE (${what}): R30X_HOLES=1 runs it` });
+const _hole = (what: string) =>
+  process.env.R30X_HOLES === '1' ? {} : { skip: `HOLE (${what}): R30X_HOLES=1 runs it` };
 const control = process.env.X_CONTROL === '1';
 const only = (process.env.X_ONLY ?? '').split(',').filter(Boolean);
 const pick = (id: string, o: { skip?: string }) =>
@@ -29,8 +30,9 @@ const ROWS = {
   XH3: pick('XH3', held('sandboxed git runs the person’s credential helper')),
   XH4: pick('XH4', held('worker-side git in repositories the agent built, default mode with allow rules')),
   XH5: pick('XH5', held('Monitor, Read and Bash of another session’s live task output')),
-  X1b: pick('X1b', hole('a stash entry carrying .claude/settings.json, popped by the person')),
-  X1: pick('X1', hole('a branch carrying .claude/settings.json, merged by the person: the next run only warns')),
+  // Were HOLES X1, X1b: fixed (the ref screens count protected paths as hook paths: sandbox/controlCommits.ts).
+  X1b: pick('X1b', {}),
+  X1: pick('X1', {}),
 };
 const X1_MODES: ReadonlyArray<readonly [string, string[]]> = [
   ['dontAsk', []],
