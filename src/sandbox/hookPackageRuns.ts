@@ -14,7 +14,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { regularText } from '../files/regularText';
 import { hookControlFiles, roughWords, RUNNER_FILES } from '../permissions/commandFiles';
+import { jsonKey, jsonStrings } from './configText';
 import { segmentTest } from './globSegment';
+import { NAME_RUNNER_VALUES, NAME_RUNNERS, SHORTHAND, TASK_FILES, TASK_RUNNERS } from './taskRunners';
 import { EVERY_MANIFEST, type HookedKeys } from './manifestBins';
 
 /** Package managers whose `run <name>` (yarn, pnpm, bun, @antfu/ni's `nr`: `<name>` too) runs `scripts.<name>`. */
@@ -56,18 +58,6 @@ const WIDE_WORDS = new Set(['workspaces', 'workspace']);
 const MONO_RUNNERS = new Set(['lerna', 'turbo', 'nx']);
 const MONO_SUBCOMMANDS = new Set(['run', 'run-many', 'affected', 'exec']);
 const TARGET_OPTIONS = ['--targets', '--target', '-t'];
-/** Task runners whose task file a line runs, and their options naming its directory and file. */
-const MAKE = { dir: ['--directory', '-C'], file: ['--makefile', '--file', '-f'] };
-const TASK_RUNNERS: Record<string, { dir: string[]; file: string[] }> = {
-  make: MAKE,
-  gmake: MAKE,
-  just: { dir: ['--working-directory', '-d'], file: ['--justfile', '-f'] },
-  task: { dir: ['--dir', '-d'], file: ['--taskfile', '-t'] },
-  // `bundle exec rubocop` evaluates the Gemfile, `swift package plugin x` builds Package.swift (red team v, V19).
-  bundle: { dir: [], file: ['--gemfile'] },
-  swift: { dir: ['--package-path'], file: [] },
-};
-
 /** What one command line runs through package managers and task runners, roughly. */
 interface Runs {
   scripts: string[];
@@ -78,6 +68,10 @@ interface Runs {
   wide: boolean;
   /** The task files (Makefile…) the line's task runners read (relative to the line's directory). */
   taskFiles: string[];
+  /** Every script may run (a glob of script names: `run-s lint:*`): the whole `scripts` key is watched. */
+  allScripts?: boolean;
+  /** deno.json's tasks (W5): its `tasks.<name>` run before package.json's `scripts.<name>`. */
+  denoTasks?: boolean;
 }
 
 /** The value of one of the options `names` at `words[j]` (`--opt v`, `--opt=v`, `-Ov`) and how many words it takes. */
@@ -100,7 +94,13 @@ const withPrePost = (out: string[], name: string) => {
 };
 
 /** `make [-C dir] [-f file] target` (just, task): the file it reads. */
-function taskRun(words: readonly string[], i: number, opts: { dir: string[]; file: string[] }, out: Runs): void {
+function taskRun(
+  words: readonly string[],
+  i: number,
+  runner: string,
+  opts: { dir: string[]; file: string[] },
+  out: Runs,
+): void {
   let dir = '.';
   let file: string | undefined;
   for (let j = i + 1; j < words.length && j <= i + WINDOW; j++) {
@@ -110,9 +110,22 @@ function taskRun(words: readonly string[], i: number, opts: { dir: string[]; fil
     if (f) file = f.value;
     j += (d ?? f)?.took ? (d ?? f)!.took - 1 : 0;
   }
-  const runner = path.basename(words[i]!);
-  for (const name of file !== undefined ? [file] : (RUNNER_FILES[runner] ?? []))
+  for (const name of file !== undefined ? [file] : (TASK_FILES[runner] ?? RUNNER_FILES[runner] ?? []))
     out.taskFiles.push(path.join(dir, name));
+}
+
+/** `run-s lint test`, `rushx lint`, `wsrun -c lint`: each word a script (a glob: every script). */
+function namesRun(words: readonly string[], i: number, wide: boolean, out: Runs): void {
+  if (wide) out.wide = true;
+  for (let j = i + 1; j < words.length && j <= i + WINDOW; j++) {
+    const w = words[j]!;
+    if (w === '--') break;
+    const v = optionValue(words, j, NAME_RUNNER_VALUES);
+    if (v) j += v.took - 1;
+    else if (w.startsWith('-')) continue;
+    else if (/[*?[{]/.test(w)) out.allScripts = true;
+    else if (w !== '__proto__') withPrePost(out.scripts, w);
+  }
 }
 
 /** `node --run x`, `node --run=x`, `deno task [--cwd d] x`: the script named after the program's word. */
@@ -186,9 +199,15 @@ function runsOf(command: string): Runs {
   const { words } = roughWords(command);
   const out: Runs = { scripts: [], bins: [], dirs: [], wide: false, taskFiles: [] };
   for (let i = 0; i < words.length; i++) {
-    const runner = path.basename(words[i]!);
+    // `cargo make lint`: cargo-make's own name for its subcommand.
+    const runner =
+      words[i] === 'make' && path.basename(words[i - 1] ?? '') === 'cargo' ? 'cargo-make' : path.basename(words[i]!);
+    const shorthand = SHORTHAND.exec(words[i]!)?.[1];
+    if (shorthand !== undefined) namesRun(['', shorthand], 0, false, out);
+    if (Object.hasOwn(NAME_RUNNERS, runner)) namesRun(words, i, NAME_RUNNERS[runner]!.wide, out);
+    if (runner === 'deno') out.denoTasks = true;
     const task = Object.hasOwn(TASK_RUNNERS, runner) ? TASK_RUNNERS[runner] : undefined;
-    if (task) taskRun(words, i, task, out);
+    if (task) taskRun(words, i, runner, task, out);
     if (MONO_RUNNERS.has(runner)) monoRun(words, i, out);
     if (Object.hasOwn(SCRIPT_WORDS, runner)) wordRun(words, i, SCRIPT_WORDS[runner]!, out);
     if (!SCRIPT_RUNNERS.has(runner) && !BIN_RUNNERS.has(runner)) continue;
@@ -226,6 +245,31 @@ function manifestOf(manifest: string): Record<string, unknown> | undefined {
 function scriptsOf(manifest: string): Record<string, unknown> {
   const s = manifestOf(manifest)?.scripts;
   return s && typeof s === 'object' ? (s as Record<string, unknown>) : {};
+}
+
+/**
+ * `deno task` (red team w, W5): deno runs the `tasks` of the first deno.json / deno.jsonc from the line's
+ * directory up (package.json's `scripts` only when it has no such task). Each of those files up to the
+ * working directory is protected (absent too: a new one would come first) and every task's command read
+ * (`"lint": "sh x.sh"`, `"lint": {"command": "…"}`) as a line run from its directory.
+ */
+function denoTasks(
+  cwd: string,
+  within: (d: string) => boolean,
+  files: Set<string>,
+): { command: string; cwd: string }[] {
+  const out: { command: string; cwd: string }[] = [];
+  for (let dir = cwd; within(dir); dir = path.dirname(dir)) {
+    for (const name of ['deno.json', 'deno.jsonc']) {
+      const file = path.join(dir, name);
+      files.add(file);
+      const body = regularText(file, 4 << 20, { follow: true });
+      const tasks = body === undefined ? undefined : jsonKey(body, 'tasks');
+      for (const command of jsonStrings(JSON.stringify(tasks ?? null))) out.push({ command, cwd: dir });
+    }
+    if (dir === path.dirname(dir)) break;
+  }
+  return out;
 }
 
 /** How many workspace directories a hook's `--workspaces` run is followed into (the rest: keys only). */
@@ -289,14 +333,19 @@ function expandGlob(base: string, glob: string, out: Set<string>): void {
  * every workspace, each workspace's and — under EVERY_MANIFEST — any other's, a new one too) and the
  * files the scripts they run name, and the task files a `make`/`just`/`task` there reads; and those
  * scripts' lines with their package's directory (a hook framework they run: hookFrameworks.ts).
+ *
+ * `absent`: the task files among `files` that are not there now (`GNUmakefile` beside a `Makefile`, a
+ * second Rakefile spelling): an empty placeholder would be the file the tool reads first and break the
+ * agent's own `make`/`rake`, so they are left creatable and undone when a command makes one.
  */
 export function hookPackageRuns(
   readings: readonly { command: string; cwd: string }[],
   roots: readonly string[],
-): { keys: Map<string, HookedKeys>; files: string[]; lines: { command: string; cwd: string }[] } {
+): { keys: Map<string, HookedKeys>; files: string[]; lines: { command: string; cwd: string }[]; absent: string[] } {
   const lines: { command: string; cwd: string }[] = [];
   const keys = new Map<string, { scripts: Set<string>; bins: Set<string>; keys: Set<string> }>();
   const files = new Set<string>();
+  const taskFiles = new Set<string>();
   const within = (d: string) => roots.some((r) => d === r || d.startsWith(r + path.sep));
   const entry = (manifest: string) => {
     const k = keys.get(manifest) ?? { scripts: new Set<string>(), bins: new Set<string>(), keys: new Set<string>() };
@@ -309,7 +358,9 @@ export function hookPackageRuns(
     const k = entry(manifest);
     for (const b of runs.bins) k.bins.add(b);
     const scripts = scriptsOf(manifest);
-    for (const s of runs.scripts) {
+    // A glob of script names (`run-s lint:*`): whichever script a command adds may match it.
+    if (runs.allScripts) k.keys.add('scripts');
+    for (const s of runs.allScripts ? [...runs.scripts, ...Object.keys(scripts)] : runs.scripts) {
       if (k.scripts.has(s)) continue;
       k.scripts.add(s);
       const line = Object.hasOwn(scripts, s) ? scripts[s] : undefined;
@@ -325,8 +376,14 @@ export function hookPackageRuns(
   };
   const visit = (command: string, cwd: string, depth: number): void => {
     const runs = runsOf(command);
-    for (const f of runs.taskFiles) if (within(path.resolve(cwd, f))) files.add(path.resolve(cwd, f));
-    if (runs.scripts.length === 0 && runs.bins.length === 0) return;
+    for (const f of runs.taskFiles) if (within(path.resolve(cwd, f))) taskFiles.add(path.resolve(cwd, f));
+    if (runs.denoTasks)
+      for (const line of denoTasks(cwd, within, taskFiles)) {
+        lines.push(line);
+        for (const f of hookControlFiles([line], line.cwd, roots, os.homedir(), { runners: false })) files.add(f);
+        if (depth < MAX_DEPTH) visit(line.command, line.cwd, depth + 1);
+      }
+    if (runs.scripts.length === 0 && runs.bins.length === 0 && !runs.allScripts) return;
     const workspaces = new Set<string>();
     for (const start of new Set([cwd, ...runs.dirs.map((d) => path.resolve(cwd, d))]))
       for (let dir = start; within(dir); dir = path.dirname(dir)) {
@@ -355,5 +412,6 @@ export function hookPackageRuns(
       bins: [...k.bins].sort(),
       ...(k.keys.size > 0 ? { keys: [...k.keys].sort() } : {}),
     });
-  return { keys: out, files: [...files], lines };
+  const absent = [...taskFiles].filter((f) => !fs.existsSync(f));
+  return { keys: out, files: [...files, ...taskFiles], lines, absent };
 }

@@ -230,7 +230,14 @@ function stateOf(j: Record<string, unknown>, dir: string, hooked: HookedKeys = N
 /** A stat's identity: a manifest too large to parse is compared by it. */
 const identity = (st: fs.Stats) => `${st.dev}:${st.ino}:${st.size}:${st.mtimeMs}:${st.ctimeMs}`;
 
-type Read = { json: Record<string, unknown>; state: ManifestState; raw: Buffer } | { unjudged: string } | undefined;
+/** What a read saw (`id`: the file it opened, a link followed: the write back goes only over that file, W1). */
+type Read =
+  | { json: Record<string, unknown>; state: ManifestState; raw: Buffer; id: Pick<fs.Stats, 'dev' | 'ino'> }
+  | { unjudged: string }
+  | undefined;
+
+/** The path is no longer the file a read opened (a link followed then, or another file swapped in since). */
+class NotTheFileRead extends Error {}
 
 function read(file: string, hooked: HookedKeys = NO_HOOKS): Read {
   let fd: number | undefined;
@@ -248,7 +255,7 @@ function read(file: string, hooked: HookedKeys = NO_HOOKS): Read {
     const json = parse(raw.toString('utf8'));
     if (!json) return undefined; // npm reads no manifest from it either (the same JSON.parse)
     try {
-      return { json, state: stateOf(json, path.dirname(file), hooked), raw };
+      return { json, state: stateOf(json, path.dirname(file), hooked), raw, id: { dev: st.dev, ino: st.ino } };
     } catch {
       return { unjudged: identity(st) }; // never skipped for failing the check: judged as a whole
     }
@@ -301,12 +308,16 @@ export function manifestBins(
 }
 
 /** Writes `text` over `f` (never through a directory swapped for a symlink; a symlinked `f` is removed). */
-export function rewrite(f: string, text: string | Buffer): void {
+export function rewrite(f: string, text: string | Buffer, read?: Pick<fs.Stats, 'dev' | 'ino'>): void {
   // Through the directory as checked (anchored.ts: red team P5b, a directory swapped for a symlink
   // to another project between a check and the write put the agent's package.json there).
   inAnchoredDirectory(path.dirname(f), (at) => {
     const pinned = at(path.basename(f));
-    if (fs.lstatSync(pinned).isSymbolicLink()) fs.unlinkSync(pinned);
+    const st = fs.lstatSync(pinned);
+    if (st.isSymbolicLink()) fs.unlinkSync(pinned);
+    // `text` was made from the file `read` opened: written only over that same file (red team w, W1: read
+    // through a link to a HOME JSON, then a plain file swapped in, and HOME's bytes were written there).
+    else if (read !== undefined && (st.dev !== read.dev || st.ino !== read.ino)) throw new NotTheFileRead();
     else {
       // A fresh random name, created exclusively (red team q, Q20: a symlink the command planted at the
       // pid-named temporary made the worker write through it into another project's package.json).
@@ -406,11 +417,12 @@ export function undoManifestBins(
       // A link when the command started: the keys read through it are not written into the project (V13).
       if (was.link !== undefined) notes.push(`${rel(f)}: ${putBackLink(f, was.link)} (${what}; this call changed it)`);
       else {
-        rewrite(f, text);
+        rewrite(f, text, m.id);
         notes.push(`${rel(f)}: ${what} (this call added or changed it)`);
       }
     } catch (err) {
-      notes.push(`${rel(f)}: could not be undone (${what}): ${(err as Error).message}`);
+      if (err instanceof NotTheFileRead) notes.push(undoWhole(f, 'replaced while undone', was).replace(f, rel(f)));
+      else notes.push(`${rel(f)}: could not be undone (${what}): ${(err as Error).message}`);
     }
   }
   return notes;

@@ -26,6 +26,7 @@ import { hookPathspecs, hooksUnread } from './hookPathspecs';
 import { readRefFile, readRefState, refNames, resolveName, sameRefFile, type RefFile, type RefState } from './refFiles';
 import { DirectoryMoved, inAnchoredDirectory, removeAnchored } from './anchored';
 import { rangeChangesHooks } from './refRange';
+import { rangeChangesManifestKeys } from './manifestCommits';
 import { tipChangesControl } from './controlCommits';
 import { screenGit } from './screenGit';
 
@@ -197,6 +198,8 @@ function judge(
     'named a commit that changes the repository’s hooks, a file they run or a protected file such as .claude/settings.json (the person’s checkout or merge of it would put it on disk)';
   const hooksOnTheWay =
     'named a commit with a parent, not on any ref before, that changes the repository’s hooks, a file they run or a protected file (the person’s rebase or cherry-pick of it would put it on disk)';
+  const keys =
+    'named a commit that changes a package.json key the person’s hooks or tools run (a script a hook runs, a control key: W9)';
   let specs: readonly string[] | undefined;
   const unread =
     'named a new commit, and the repository’s hook configuration could not be read to screen it (put back unscreened)';
@@ -221,6 +224,7 @@ function judge(
     else if (m.fresh.some((o) => carriesHooks(gitDir, o, base, (specs ??= hookPathspecs(gitDir))))) out.set(m, hooks);
     else if (m.fresh.some((o) => rangeChangesHooks(gitDir, o, olds, (specs ??= hookPathspecs(gitDir)))))
       out.set(m, hooksOnTheWay);
+    else if (m.fresh.some((o) => rangeChangesManifestKeys(gitDir, o, olds))) out.set(m, keys);
   }
   return out;
 }
@@ -388,7 +392,8 @@ function undoCarriedLogs(gitDir: string, was: RefState, now: RefState, where: st
     Date.now() > until ||
     carriesGitDirectory(gitDir, oid) ||
     carriesHooks(gitDir, oid, base, (specs ??= hookPathspecs(gitDir))) ||
-    rangeChangesHooks(gitDir, oid, (olds ??= oldOids(was)), specs);
+    rangeChangesHooks(gitDir, oid, (olds ??= oldOids(was)), specs) ||
+    rangeChangesManifestKeys(gitDir, oid, olds);
   const bad = (name: string): boolean => {
     if (hostile || name.startsWith('?')) return true;
     let v = verdict.get(name);
@@ -442,7 +447,7 @@ export function todoScreen(before: RefSnapshots): (gitDir: string, word: string)
       const specs = hookPathspecs(common);
       // U14: the commits it brings in too (a tip that puts the hook back on a parent that replaces it).
       if (carriesGitDirectory(common, oid) || carriesHooks(common, oid, base, specs)) return true;
-      if (rangeChangesHooks(common, oid, olds, specs)) return true;
+      if (rangeChangesHooks(common, oid, olds, specs) || rangeChangesManifestKeys(common, oid, olds)) return true;
     }
     return !found && /^[0-9a-f]{4,}$/i.test(word);
   };

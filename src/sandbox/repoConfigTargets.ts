@@ -245,7 +245,10 @@ export function repositoryConfigTargets(
   const out = scanRepositories(roots, readings, repos, found);
   // The files the package.json scripts the hooks run name (`"precommit": "sh scripts/check.sh"`).
   const inside = insideOf(roots);
-  for (const f of hookPackageRuns(readings, roots).files) if (inside(f)) out.push({ path: f, kind: 'file' });
+  const runs = hookPackageRuns(readings, roots);
+  const absent = new Set(runs.absent);
+  for (const f of runs.files)
+    if (inside(f)) out.push({ path: f, kind: 'file', ...(absent.has(f) ? { absentUndone: true } : {}) });
   return out;
 }
 

@@ -67,6 +67,43 @@ test('Q7 (an isolated agent’s worktree): a commit adding .githooks/post-merge 
   assert.deepEqual({ hookRan: existsSync(mark) }, { hookRan: false }, read(mark).slice(0, 300));
 });
 
+// W9 (red team w) from the same worktree: the commit changes no hook path but package.json's `scripts.lint`,
+// which the person's hook runs with `npm run -s lint` (manifestCommits.ts judges the commits brought in).
+test('W9 (an isolated agent’s worktree): a commit changing the scripts.lint the person’s hook runs — their merge of the branch and next commit run nothing of the agent’s', async (t) => {
+  if (skip) return t.skip(skip);
+  const repo = project((r) => {
+    exe(path.join(r, '.githooks', 'pre-commit'), '#!/bin/sh\nnpm run -s lint\n');
+    writeFileSync(path.join(r, 'package.json'), `${JSON.stringify({ name: 'p', scripts: { lint: 'true' } })}\n`);
+  });
+  git(repo, 'config', 'core.hooksPath', '.githooks');
+  const wt = await createOrReuseWorktree(repo, 'agent-w9', { agentInvoked: true });
+  await prepareWorktreeGit(wt, wt.branch);
+  const mark = path.join(marks, 'w9');
+  const c = {
+    sessionId: `w9-${process.pid}`,
+    toolUseId: 'toolu_w9',
+    idempotencyKey: `w9-${process.pid}/toolu_w9`,
+    agent: {
+      cwd: wt.path,
+      additionalDirectories: [],
+      readFiles: {},
+      projectDir: wt.path,
+      worktree: { ...wt, created: true, originalCwd: wt.repoRoot },
+    },
+    permission: { mode: 'dontAsk', rules: { allow: [], ask: [], deny: [] }, workingDirectories: [wt.path] },
+    abortSignal: new AbortController().signal,
+    sandboxHost: red.host(),
+  } as unknown as ToolUseContext;
+  const body = `{"name":"p","scripts":{"lint":"env > ${mark}"}}`;
+  const out = (await BashTool.call({ command: PLANT_ON_HEAD('package.json', body) }, c, () => undefined)).data;
+  t.diagnostic(`${out.exitCode}: ${out.output.slice(0, 300)} ${out.worktreeGitNote ?? ''}`);
+  personGit(repo, 'merge', '-q', '--ff-only', wt.branch);
+  writeFileSync(path.join(repo, 'src', 'app', 'b.txt'), 'b\n');
+  personGit(repo, 'add', 'src');
+  personGit(repo, 'commit', '-qm', 'person work');
+  assert.deepEqual({ ran: existsSync(mark) }, { ran: false }, read(mark).slice(0, 300));
+});
+
 // ---------------------------------------------------------------------------------------------------
 // Q8: P1 through the reflog. movedLogs.ts (N3d) screens the reflog lines a command adds, but only for
 // a commit carrying a git directory (movedRefs.ts undoCarriedLogs → carriesGitDirectory), not for

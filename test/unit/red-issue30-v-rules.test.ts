@@ -12,7 +12,7 @@ import { hookManifestKeys, repositoryConfigTargets } from '../../src/sandbox/rep
 import { toolConfigTargets } from '../../src/sandbox/toolConfigTargets';
 
 const base = tempBase('r30vr');
-const hole = holeGate('R30V_HOLES');
+const _hole = holeGate('R30V_HOLES');
 let seq = 0;
 
 /** Is `scripts/x.sh` protected in a repository whose pre-commit hook is `hook` and which holds `files`? */
@@ -43,119 +43,107 @@ const LEFTHOOK = 'call_lefthook()\n{\n  lefthook "$@"\n}\ncall_lefthook run "pre
 // forms) as well as YAML, and hookFrameworks.ts protects those names — but reads their `run:` lines with
 // yamlValues only: TOML's `run = "…"` and JSON's `"run": "…"` match neither its block nor its flow
 // pattern. The script a TOML or JSON lefthook configuration runs at every commit is the agent's to
-// rewrite (the person's next `git commit` runs it). Control: the same command in lefthook.yml.
-test(
-  'V4 rule: the script a lefthook.toml / lefthook.json / lefthook.jsonc command runs is protected',
-  hole('V4: lefthook TOML and JSON configurations are protected but their run lines not read'),
-  () => {
-    assert.ok(
-      protects(LEFTHOOK, { 'lefthook.yml': 'pre-commit:\n  commands:\n    x:\n      run: sh scripts/x.sh\n' }),
-      'control: lefthook.yml',
-    );
-    const left = open(LEFTHOOK, {
-      'lefthook.toml': { 'lefthook.toml': '[pre-commit.commands.x]\nrun = "sh scripts/x.sh"\n' },
-      'lefthook.json': { 'lefthook.json': '{"pre-commit": {"commands": {"x": {"run": "sh scripts/x.sh"}}}}\n' },
-      'lefthook.jsonc': {
-        'lefthook.jsonc': '{\n  // lint\n  "pre-commit": {"commands": {"x": {"run": "sh scripts/x.sh"}}}\n}\n',
-      },
-    });
-    assert.deepEqual(left, [], 'lefthook configurations whose run: script is not protected');
-  },
-);
+// rewrite (the person's next `git commit` runs it). Control: the same command in lefthook.yml. Fixed
+// (session 28): every reader tried on every format (hookFrameworks.ts configValues, configText.ts).
+test('V4 rule: the script a lefthook.toml / lefthook.json / lefthook.jsonc command runs is protected', () => {
+  assert.ok(
+    protects(LEFTHOOK, { 'lefthook.yml': 'pre-commit:\n  commands:\n    x:\n      run: sh scripts/x.sh\n' }),
+    'control: lefthook.yml',
+  );
+  const left = open(LEFTHOOK, {
+    'lefthook.toml': { 'lefthook.toml': '[pre-commit.commands.x]\nrun = "sh scripts/x.sh"\n' },
+    'lefthook.json': { 'lefthook.json': '{"pre-commit": {"commands": {"x": {"run": "sh scripts/x.sh"}}}}\n' },
+    'lefthook.jsonc': {
+      'lefthook.jsonc': '{\n  // lint\n  "pre-commit": {"commands": {"x": {"run": "sh scripts/x.sh"}}}\n}\n',
+    },
+  });
+  assert.deepEqual(left, [], 'lefthook configurations whose run: script is not protected');
+});
 
 // V5: lint-staged's and husky 1-4's JavaScript configurations (lint-staged.config.js/.mjs/.cjs,
 // .lintstagedrc.js/.cjs/.mjs; .huskyrc.js, husky.config.js) are protected but not read (hookFrameworks.ts:
 // `if (/\.[mc]?[jt]s$/.test(name)) continue`, "the JavaScript ones are protected, not read"). They are
 // lint-staged's most common form (`module.exports = { '*.js': 'node scripts/check.js' }`): the files their
 // command strings name — and the local modules they require — are the agent's to rewrite, and the
-// person's next commit runs them. Control: the same command in `.lintstagedrc` / `.huskyrc.json`.
-test(
-  'V5 rule: the script a lint-staged.config.js / .lintstagedrc.cjs / husky.config.js / .huskyrc.js command runs is protected',
-  hole('V5: JavaScript configurations of lint-staged and husky 4 are protected but not read'),
-  () => {
-    const husky = '. "$(dirname "$0")/husky.sh"';
-    assert.ok(protects('npx lint-staged', { '.lintstagedrc': "'*.js': sh scripts/x.sh\n" }), 'control: .lintstagedrc');
-    assert.ok(
-      protects(husky, { '.huskyrc.json': '{"hooks": {"pre-commit": "sh scripts/x.sh"}}' }),
-      'control: .huskyrc.json',
-    );
-    const cjs = "module.exports = { '*.js': 'sh scripts/x.sh' };\n";
-    const hooks = "module.exports = { hooks: { 'pre-commit': 'sh scripts/x.sh' } };\n";
-    const left = [
-      ...open('npx lint-staged', {
-        'lint-staged.config.js': { 'lint-staged.config.js': cjs },
-        'lint-staged.config.mjs': { 'lint-staged.config.mjs': "export default { '*.js': ['sh scripts/x.sh'] };\n" },
-        '.lintstagedrc.cjs': { '.lintstagedrc.cjs': cjs },
-      }),
-      ...open(husky, { 'husky.config.js': { 'husky.config.js': hooks }, '.huskyrc.js': { '.huskyrc.js': hooks } }),
-    ];
-    assert.deepEqual(left, [], 'JavaScript configurations whose command’s script is not protected');
-  },
-);
+// person's next commit runs them. Control: the same command in `.lintstagedrc` / `.huskyrc.json`. Fixed
+// (session 28): their string literals read as hook lines, their local modules followed (jsConfigs.ts).
+test('V5 rule: the script a lint-staged.config.js / .lintstagedrc.cjs / husky.config.js / .huskyrc.js command runs is protected', () => {
+  const husky = '. "$(dirname "$0")/husky.sh"';
+  assert.ok(protects('npx lint-staged', { '.lintstagedrc': "'*.js': sh scripts/x.sh\n" }), 'control: .lintstagedrc');
+  assert.ok(
+    protects(husky, { '.huskyrc.json': '{"hooks": {"pre-commit": "sh scripts/x.sh"}}' }),
+    'control: .huskyrc.json',
+  );
+  const cjs = "module.exports = { '*.js': 'sh scripts/x.sh' };\n";
+  const hooks = "module.exports = { hooks: { 'pre-commit': 'sh scripts/x.sh' } };\n";
+  const left = [
+    ...open('npx lint-staged', {
+      'lint-staged.config.js': { 'lint-staged.config.js': cjs },
+      'lint-staged.config.mjs': { 'lint-staged.config.mjs': "export default { '*.js': ['sh scripts/x.sh'] };\n" },
+      '.lintstagedrc.cjs': { '.lintstagedrc.cjs': cjs },
+    }),
+    ...open(husky, { 'husky.config.js': { 'husky.config.js': hooks }, '.huskyrc.js': { '.huskyrc.js': hooks } }),
+  ];
+  assert.deepEqual(left, [], 'JavaScript configurations whose command’s script is not protected');
+});
 
 // V6: pre-commit reads `.pre-commit-config.yaml` with a YAML parser: a key may be quoted, and a JSON text is
 // YAML. hookFrameworks.ts yamlValues matches `entry:` unquoted at a line's start (or after `{`/`,` in
 // flow style): `"entry": scripts/x.sh` and a configuration written as JSON (generators and some editors
 // write it so) are not read, and the script their `repo: local` hook runs is the agent's to rewrite.
-// Control: `entry: scripts/x.sh`.
-test(
-  'V6 rule: the script a pre-commit or lint-staged YAML configuration runs is protected whatever YAML form names it (quoted key, JSON, block scalar, flow sequence, alias)',
-  hole('V6: yamlValues reads no quoted key (JSON-style pre-commit configuration)'),
-  () => {
-    const hook = 'exec pre-commit hook-impl --config=.pre-commit-config.yaml --hook-type=pre-commit';
-    const local = (entry: string) =>
-      `repos:\n  - repo: local\n    hooks:\n      - id: c\n        name: c\n        ${entry}\n        language: script\n`;
-    assert.ok(protects(hook, { '.pre-commit-config.yaml': local('entry: scripts/x.sh') }), 'control');
-    const left = open(hook, {
-      'quoted key': { '.pre-commit-config.yaml': local('"entry": scripts/x.sh') },
-      JSON: {
-        '.pre-commit-config.yaml':
-          '{"repos": [{"repo": "local", "hooks": [{"id": "c", "name": "c", "entry": "scripts/x.sh", "language": "script"}]}]}\n',
-      },
-    });
-    // The same rough readers on lint-staged's YAML: a block scalar and a flow sequence are YAML too.
-    const lintStaged = open('npx lint-staged', {
-      'block scalar': { '.lintstagedrc.yaml': "'*.js': >\n  sh scripts/x.sh\n" },
-      'flow sequence': { '.lintstagedrc.yaml': "'*.js': [sh scripts/x.sh]\n" },
-    });
-    const alias = open(hook, {
-      alias: {
-        '.pre-commit-config.yaml': `x: &e scripts/x.sh\n${local('entry: *e')}`,
-      },
-    });
-    assert.deepEqual([...left, ...lintStaged, ...alias], [], 'YAML configurations whose script is not protected');
-  },
-);
+// Control: `entry: scripts/x.sh`. Fixed (session 28): quoted keys, JSON, block scalars, flow lists and
+// aliases read (configText.ts), and every path-like word of the file besides (configWords).
+test('V6 rule: the script a pre-commit or lint-staged YAML configuration runs is protected whatever YAML form names it (quoted key, JSON, block scalar, flow sequence, alias)', () => {
+  const hook = 'exec pre-commit hook-impl --config=.pre-commit-config.yaml --hook-type=pre-commit';
+  const local = (entry: string) =>
+    `repos:\n  - repo: local\n    hooks:\n      - id: c\n        name: c\n        ${entry}\n        language: script\n`;
+  assert.ok(protects(hook, { '.pre-commit-config.yaml': local('entry: scripts/x.sh') }), 'control');
+  const left = open(hook, {
+    'quoted key': { '.pre-commit-config.yaml': local('"entry": scripts/x.sh') },
+    JSON: {
+      '.pre-commit-config.yaml':
+        '{"repos": [{"repo": "local", "hooks": [{"id": "c", "name": "c", "entry": "scripts/x.sh", "language": "script"}]}]}\n',
+    },
+  });
+  // The same rough readers on lint-staged's YAML: a block scalar and a flow sequence are YAML too.
+  const lintStaged = open('npx lint-staged', {
+    'block scalar': { '.lintstagedrc.yaml': "'*.js': >\n  sh scripts/x.sh\n" },
+    'flow sequence': { '.lintstagedrc.yaml': "'*.js': [sh scripts/x.sh]\n" },
+  });
+  const alias = open(hook, {
+    alias: {
+      '.pre-commit-config.yaml': `x: &e scripts/x.sh\n${local('entry: *e')}`,
+    },
+  });
+  assert.deepEqual([...left, ...lintStaged, ...alias], [], 'YAML configurations whose script is not protected');
+});
 
 // V7: hook frameworks the readers do not know: overcommit (Ruby; its hook loads `.overcommit.yml`, whose
 // `command:` runs at each commit — overcommit signs its own plugins, not the scripts a command names) and
 // GrumPHP (`grumphp git:pre-commit` runs grumphp.yml's `shell` task scripts). The script their
-// configuration names is the agent's to rewrite. (CaptainHook, the control, is read.)
-test(
-  'V7 rule: the script an overcommit or GrumPHP configuration runs at each commit is protected',
-  hole('V7: overcommit and GrumPHP are not read'),
-  () => {
-    assert.ok(
-      protects('vendor/bin/captainhook hook:pre-commit', {
-        'captainhook.json': '{"pre-commit": {"enabled": true, "actions": [{"action": "sh scripts/x.sh"}]}}',
-      }),
-      'control: CaptainHook',
-    );
-    const left = [
-      ...open('# Entrypoint for Overcommit hook integration.\nexec ruby -e "require \'overcommit\'"', {
-        overcommit: {
-          '.overcommit.yml': "PreCommit:\n  CustomScript:\n    enabled: true\n    command: ['scripts/x.sh']\n",
-        },
-      }),
-      ...open('exec "vendor/bin/grumphp" "git:pre-commit" "--skip-success-output"', {
-        grumphp: {
-          'grumphp.yml': 'grumphp:\n  tasks:\n    shell:\n      scripts:\n        - ["-c", "sh scripts/x.sh"]\n',
-        },
-      }),
-    ];
-    assert.deepEqual(left, [], 'frameworks whose configured script is not protected');
-  },
-);
+// configuration names is the agent's to rewrite. (CaptainHook, the control, is read.) Fixed (session 28):
+// otherHookFrameworks.ts.
+test('V7 rule: the script an overcommit or GrumPHP configuration runs at each commit is protected', () => {
+  assert.ok(
+    protects('vendor/bin/captainhook hook:pre-commit', {
+      'captainhook.json': '{"pre-commit": {"enabled": true, "actions": [{"action": "sh scripts/x.sh"}]}}',
+    }),
+    'control: CaptainHook',
+  );
+  const left = [
+    ...open('# Entrypoint for Overcommit hook integration.\nexec ruby -e "require \'overcommit\'"', {
+      overcommit: {
+        '.overcommit.yml': "PreCommit:\n  CustomScript:\n    enabled: true\n    command: ['scripts/x.sh']\n",
+      },
+    }),
+    ...open('exec "vendor/bin/grumphp" "git:pre-commit" "--skip-success-output"', {
+      grumphp: {
+        'grumphp.yml': 'grumphp:\n  tasks:\n    shell:\n      scripts:\n        - ["-c", "sh scripts/x.sh"]\n',
+      },
+    }),
+  ];
+  assert.deepEqual(left, [], 'frameworks whose configured script is not protected');
+});
 
 /** Which of `want` toolConfigTargets leaves unprotected in a project holding `files`. */
 function toolOpen(files: Record<string, string>, want: readonly string[]): string[] {

@@ -3,6 +3,7 @@
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
 import { hookPathspecs, hooksUnread } from '../../sandbox/hookPathspecs';
+import { rangeChangesManifestKeys } from '../../sandbox/manifestCommits';
 import { isProtectedRepositoryPath } from '../../sandbox/protect';
 import { readRegular, shadowLooseRefs, writeAtomic } from './files';
 import { repositoryRefs, runGit } from './git';
@@ -155,7 +156,12 @@ async function protectedChanges(commonDir: string, tip: string, known: readonly 
   // Not readable (red team v, V11): no commit that changes a file comes in unscreened.
   if (hooksUnread(hooks) && paths.length > 0) return ['(the repository’s hook configuration could not be read)'];
   const hooked = (p: string) => hooks.some((h) => p === h || p.startsWith(`${h}/`));
-  return paths.filter((p) => isProtectedRepositoryPath(p) || hooked(p));
+  const out = paths.filter((p) => isProtectedRepositoryPath(p) || hooked(p));
+  // A package.json key the person's hooks or tools run, changed by one of the commits (red team w, W9).
+  const manifests = path.basename(commonDir) === '.git' && paths.some((p) => /(^|\/)package\.json$/i.test(p));
+  if (manifests && rangeChangesManifestKeys(commonDir, tip, new Set(known)))
+    out.push('package.json (a key the person’s hooks or tools run)');
+  return out;
 }
 
 /** Are all the objects of the commits reachable from `tip` and from no repository ref in the repository? */
