@@ -9,9 +9,9 @@
 // and every directory below `refs/` and `logs/` (no link followed) — and a change runs the same
 // screen against the snapshot: at once (after a few milliseconds that let git finish its burst of
 // writes), then at most once a REFS_INTERVAL_MS per repository, longer when a round took long (the
-// wait is IDLE_FACTOR times its length). A round holds the worker's one thread for ROUND_BUDGET_MS
-// of screening git at most (and one git call): names not judged by then are left for the next round,
-// not put back. What a round let stand becomes the snapshot's (the check after the call does not
+// wait is IDLE_FACTOR times its length). A round's screening git stops after ROUND_BUDGET_MS (one
+// name, and one reflog word, judged at least): names and reflog lines not judged by then are left for
+// the next round, not put back. What a round let stand becomes the snapshot's (the check after the call does not
 // judge it twice; a ref it put back, or left, keeps the snapshot's entry); the reflogs' snapshot is
 // not moved on, so the check after the call screens every line the command added (its verdicts
 // cached). A ref put back is counted like any undo of the guard: written again after two put-backs,
@@ -20,14 +20,14 @@
 // directory past MAX_WATCHES (then the repository is looked at every REFS_INTERVAL_MS instead).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { screenRepoRefs, type RefSnapshots, type RepoScreened } from './movedRefs';
+import { screenRepoRefs, type LiveRound, type RefSnapshots, type RepoScreened } from './movedRefs';
 import { PSEUDOREF, type RefState } from './refFiles';
 import { workTreeOf } from './repoConfigTargets';
 
 /** The least time between two rounds of one repository. */
 export const REFS_INTERVAL_MS = 1000;
 /** The screening git one round may run (each call up to screenGit's own timeout); the rest waits for the next round. */
-const ROUND_BUDGET_MS = 100;
+const ROUND_BUDGET_MS = 200;
 /** The wait after a round is at least this many times its length: rounds take a tenth of the event loop at most. */
 const IDLE_FACTOR = 9;
 /** A burst of git's writes (lock, rename, reflog) settles this long before the first round. */
@@ -140,8 +140,11 @@ export function watchRefs(refs: RefSnapshots, hooks: Hooks): RefsWatch {
     if (stopped || !was) return;
     const t0 = performance.now();
     let r: RepoScreened | undefined;
+    let again = polled.has(gitDir);
     try {
-      r = screenRepoRefs(gitDir, was, rel(workTreeOf(gitDir)), { until: Date.now() + ROUND_BUDGET_MS });
+      const bound: LiveRound = { budgetMs: ROUND_BUDGET_MS };
+      r = screenRepoRefs(gitDir, was, rel(workTreeOf(gitDir)), bound);
+      if (bound.cut) again = true;
       refs.set(gitDir, letStand(was, r));
       for (const n of r.notes) if (!hooks.live.includes(n)) hooks.live.push(n);
       for (const e of r.back) hooks.undid(path.join(gitDir, e));
@@ -149,7 +152,7 @@ export function watchRefs(refs: RefSnapshots, hooks: Hooks): RefsWatch {
       // The check after the call is the backstop (it runs the same screen, with its fallback).
     }
     next.set(gitDir, Date.now() + Math.max(REFS_INTERVAL_MS, (performance.now() - t0) * IDLE_FACTOR));
-    if (r?.left.size || polled.has(gitDir)) due(gitDir);
+    if (again || r?.left.size) due(gitDir);
   };
   const closers = [...refs.keys()]
     .filter((g) => fs.lstatSync(g, { throwIfNoEntry: false })?.isDirectory())

@@ -212,11 +212,12 @@ function judge(
     return out;
   }
   const started = Date.now();
+  const stop = live && started + live.budgetMs;
   for (const m of moved) {
     if (m.forced)
       out.set(m, 'was a symbolic link, a replace ref or a ref file too big to read (over 1 MiB) a command wrote');
-    else if (live && Date.now() > live.until)
-      live.left.push(m); // the next round's (liveRefs.ts)
+    else if (stop && Date.now() > stop && moved.indexOf(m) > 0)
+      live.left.push(m); // the next round's (liveRefs.ts); each round judges one at least
     else if (Date.now() - started > BUDGET_MS) out.set(m, 'could not be screened in time');
     else if (m.fresh.some((o) => carriesGitDirectory(gitDir, o))) out.set(m, carry);
     else if (m.fresh.length > 0 && hooksUnread((specs ??= hookPathspecs(gitDir)))) out.set(m, unread);
@@ -290,7 +291,7 @@ function undoCarriedLogs(
   const oids = new Set(logs.flatMap((l) => l.lines.flatMap((x) => x.fresh.filter((f) => /^[0-9a-f]+$/.test(f)))));
   const hostile = words.size + [...oids].filter((o) => !screened.has(`${gitDir}\0${o}`)).length > MAX_CHECKS;
   const verdict = new Map<string, boolean>();
-  const until = live?.until ?? Date.now() + LINES_BUDGET_MS;
+  const until = Date.now() + (live?.budgetMs ?? LINES_BUDGET_MS);
   let specs: readonly string[] | undefined;
   let olds: Set<string> | undefined;
   // The commits a line's commit brings in too, as for a moved ref (red team v, V2: a tip that puts the hook back on a parent that replaces it).
@@ -302,7 +303,10 @@ function undoCarriedLogs(
   const bad = (name: string): boolean => {
     if (hostile || name.startsWith('?')) return true;
     // Past a live round's bound: left for the next round or the check after the call (the logs' snapshot is not moved on).
-    if (live && Date.now() > until) return false;
+    if (live && Date.now() > until && verdict.size > 0) {
+      live.cut = true;
+      return false;
+    }
     let v = verdict.get(name);
     if (v === undefined) {
       const target = name.startsWith('@') ? wordTarget(gitDir, now, name.slice(1)) : name;
@@ -360,9 +364,11 @@ export function todoScreen(before: RefSnapshots): (gitDir: string, word: string)
   };
 }
 
-/** A round while the command runs (liveRefs.ts): what is not judged by `until` is left for the next round, not put back. */
+/** A round while the command runs (liveRefs.ts): what is not judged within `budgetMs` is left for the next round, not put back. */
 export interface LiveRound {
-  until: number;
+  budgetMs: number;
+  /** Set when reflog lines were left unjudged. */
+  cut?: boolean;
 }
 
 /** One repository's screen: its notes, the refs as read, the entries put back and those left unjudged (live). */
@@ -392,7 +398,7 @@ export function screenRepoRefs(gitDir: string, was: RefState, where: string, liv
   const verdicts =
     moved.length === 0 && !truncated
       ? new Map<Moved, string>()
-      : judge(gitDir, moved, truncated, oldOids(was), base, live && { ...live, left });
+      : judge(gitDir, moved, truncated, oldOids(was), base, live && { budgetMs: live.budgetMs, left });
   const done = new Map<string, boolean>();
   for (const [m, why] of verdicts) {
     let ok = true;
