@@ -11,17 +11,18 @@
 // writes), then at most once a REFS_INTERVAL_MS per repository, longer when a round took long (the
 // wait is IDLE_FACTOR times its length). A round's screening git stops after ROUND_BUDGET_MS (one
 // name, and one reflog word, judged at least): names and reflog lines not judged by then are left for
-// the next round, not put back. What a round let stand becomes the snapshot's (the check after the call does not
-// judge it twice; a ref it put back, or left, keeps the snapshot's entry); the reflogs' snapshot is
-// not moved on, so the check after the call screens every line the command added (its verdicts
-// cached). A ref put back is counted like any undo of the guard: written again after two put-backs,
+// the next round, not put back. The snapshot is not moved on, and a round's verdicts are its own
+// (movedRefs.ts `local`): the objects it reads are not verified yet — a loose object under P1's id
+// holding a harmless commit's bytes, let stand, then replaced by P1's own, would pass as the
+// command's harmless work — so the check after the call, which verifies the objects first, judges
+// every moved ref and reflog line again. A ref put back is counted like any undo of the guard: written again after two put-backs,
 // the command is stopped (L2). What stays after the call only: a stopped am's or rebase's state files
 // and todo (sequencerState.ts, sequencerPatches.ts), the objects' screen (movedObjects.ts) and a
 // directory past MAX_WATCHES (then the repository is looked at every REFS_INTERVAL_MS instead).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { screenRepoRefs, type LiveRound, type RefSnapshots, type RepoScreened } from './movedRefs';
-import { PSEUDOREF, type RefState } from './refFiles';
+import { PSEUDOREF } from './refFiles';
 import { workTreeOf } from './repoConfigTargets';
 
 /** The least time between two rounds of one repository. */
@@ -35,31 +36,14 @@ const SETTLE_MS = 20;
 /** Directories watched per repository (refs/ and logs/ below it); past it, the repository is polled. */
 const MAX_WATCHES = 512;
 
-/** What a round let stand: `now`, but each entry it put back or left unjudged as the snapshot had it. */
-export function letStand(was: RefState, r: RepoScreened): RefState {
-  if (!r.settled) return was;
-  const files = new Map(r.now.files);
-  const keep = [...r.back, ...r.left];
-  for (const e of keep) {
-    for (const n of [...files.keys()]) if (n.startsWith(`${e}/`)) files.delete(n);
-    for (const [n, f] of was.files) if (n === e || n.startsWith(`${e}/`)) files.set(n, f);
-    if (!was.files.has(e)) files.delete(e);
-  }
-  const packed = keep.includes('packed-refs') ? was : r.now;
-  const out: RefState = { files, packed: packed.packed, truncated: was.truncated };
-  if (packed.packedText !== undefined) out.packedText = packed.packedText;
-  if (packed.packedUnread !== undefined) out.packedUnread = packed.packedUnread;
-  if (was.logs) out.logs = was.logs;
-  if (was.logsDir !== undefined) out.logsDir = was.logsDir;
-  return out;
-}
-
 /** Does a change of this entry at a git directory's top move a ref (or the reflogs' or refs' directory)? */
 const atTop = (name: string | null) =>
   name === null || name === 'refs' || name === 'logs' || name === 'packed-refs' || PSEUDOREF.test(name);
 
 export interface RefsWatch {
   stop(): void;
+  /** Rounds run so far (tests). */
+  rounds(): number;
 }
 
 interface Hooks {
@@ -118,13 +102,15 @@ function watchRepo(gitDir: string, changed: () => void, blind: () => void): () =
   };
 }
 
-/** Starts with the command (liveGuard.ts); `refs` is the command's snapshot, moved on by each round. */
+/** Starts with the command (liveGuard.ts); `refs` is the command's snapshot (read, never moved on). */
 export function watchRefs(refs: RefSnapshots, hooks: Hooks): RefsWatch {
   let stopped = false;
   const next = new Map<string, number>();
   const timers = new Map<string, NodeJS.Timeout>();
   const polled = new Set<string>();
   const rel = relIn(hooks.roots);
+  const cache = new Map<string, boolean>();
+  let rounds = 0;
   const due = (gitDir: string) => {
     if (stopped || timers.has(gitDir)) return;
     const wait = Math.max(SETTLE_MS, (next.get(gitDir) ?? 0) - Date.now());
@@ -139,13 +125,13 @@ export function watchRefs(refs: RefSnapshots, hooks: Hooks): RefsWatch {
     const was = refs.get(gitDir);
     if (stopped || !was) return;
     const t0 = performance.now();
+    rounds++;
     let r: RepoScreened | undefined;
     let again = polled.has(gitDir);
     try {
-      const bound: LiveRound = { budgetMs: ROUND_BUDGET_MS };
+      const bound: LiveRound = { budgetMs: ROUND_BUDGET_MS, cache };
       r = screenRepoRefs(gitDir, was, rel(workTreeOf(gitDir)), bound);
       if (bound.cut) again = true;
-      refs.set(gitDir, letStand(was, r));
       for (const n of r.notes) if (!hooks.live.includes(n)) hooks.live.push(n);
       for (const e of r.back) hooks.undid(path.join(gitDir, e));
     } catch {
@@ -167,6 +153,7 @@ export function watchRefs(refs: RefSnapshots, hooks: Hooks): RefsWatch {
       ),
     );
   return {
+    rounds: () => rounds,
     stop: () => {
       stopped = true;
       for (const t of timers.values()) clearTimeout(t);

@@ -49,6 +49,19 @@ const LISTING_BYTES = 32 << 20;
 const MAX_CACHE = 20_000;
 /** gitDir + object id → does it carry a git directory (only definite answers). */
 const screened = new Map<string, boolean>();
+/**
+ * A live round's own verdicts (liveRefs.ts): the objects it reads are not verified yet (movedObjects.ts
+ * runs after the call), so what it finds is never remembered for the check after the call — a loose
+ * object under P1's id with a harmless commit's bytes, replaced by P1's own once judged, would
+ * otherwise pass as harmless. It reads the verdicts of earlier checks after a call.
+ */
+let local: Map<string, boolean> | undefined;
+const knownVerdict = (key: string) => local?.get(key) ?? screened.get(key);
+function remember(key: string, v: boolean): void {
+  const cache = local ?? screened;
+  if (cache.size >= MAX_CACHE) cache.delete(cache.keys().next().value!);
+  cache.set(key, v);
+}
 
 /** The refs of a git directory now (refFiles.ts). */
 export const readRefs = readRefState;
@@ -97,7 +110,7 @@ function listingCarries(paths: readonly string[]): boolean {
 /** Does `oid` carry a git directory — or could it not be screened (missing, too big to list in time)? */
 function carriesGitDirectory(gitDir: string, oid: string): boolean {
   const key = `${gitDir}\0${oid}`;
-  const known = screened.get(key);
+  const known = knownVerdict(key);
   if (known !== undefined) return known;
   // A listing over LISTING_BYTES (a tree bomb: red team v, V10) is stopped there: not screened.
   const r = git(gitDir, ['ls-tree', '-r', '--name-only', '-z', oid], undefined, LISTING_BYTES);
@@ -111,8 +124,7 @@ function carriesGitDirectory(gitDir: string, oid: string): boolean {
     if (git(gitDir, ['cat-file', '-e', oid]).code !== 0) return true;
     carries = false;
   }
-  if (screened.size >= MAX_CACHE) screened.delete(screened.keys().next().value!);
-  screened.set(key, carries);
+  remember(key, carries);
   return carries;
 }
 
@@ -133,15 +145,14 @@ function carriesHooks(gitDir: string, oid: string, base: string | undefined, spe
   if (hooksUnread(specs)) return true; // V11: not screenable, put back
   if (specs.length === 0) return false;
   const key = `hooks\0${gitDir}\0${oid}\0${base ?? ''}\0${specs.join('\0')}`;
-  const known = screened.get(key);
+  const known = knownVerdict(key);
   if (known !== undefined) return known;
   const now = hookListing(gitDir, oid, specs);
   const was = base === undefined ? new Map<string, string>() : hookListing(gitDir, base, specs);
   // A tree that cannot be listed (a blob a tag names has no hooks; a missing object is screened as such).
   if (now === undefined) return false;
   const carries = was === undefined || [...now].some(([p, v]) => was.get(p) !== v);
-  if (screened.size >= MAX_CACHE) screened.delete(screened.keys().next().value!);
-  screened.set(key, carries);
+  remember(key, carries);
   return carries;
 }
 
@@ -190,7 +201,7 @@ function judge(
   truncated: boolean,
   olds: ReadonlySet<string>,
   base?: string,
-  live?: LiveRound & { left: Moved[] },
+  live?: { budgetMs: number; left: Moved[] },
 ): Map<Moved, string> {
   const out = new Map<Moved, string>();
   const hooks =
@@ -203,7 +214,7 @@ function judge(
   const carry =
     'named a commit carrying a git directory (a HEAD below the top with its config or hooks: the person’s checkout of it would run its config)';
   const fresh = new Set(moved.filter((m) => !m.forced).flatMap((m) => m.fresh));
-  const unknown = [...fresh].filter((o) => !screened.has(`${gitDir}\0${o}`));
+  const unknown = [...fresh].filter((o) => knownVerdict(`${gitDir}\0${o}`) === undefined);
   if (truncated || unknown.length > MAX_CHECKS) {
     const why = truncated
       ? 'was among more loose refs than are read after a command (hostile: put back unscreened)'
@@ -289,7 +300,8 @@ function undoCarriedLogs(
   if (logs.length === 0) return [];
   const words = new Set(logs.flatMap((l) => l.lines.flatMap((x) => x.fresh.filter((f) => f.startsWith('@')))));
   const oids = new Set(logs.flatMap((l) => l.lines.flatMap((x) => x.fresh.filter((f) => /^[0-9a-f]+$/.test(f)))));
-  const hostile = words.size + [...oids].filter((o) => !screened.has(`${gitDir}\0${o}`)).length > MAX_CHECKS;
+  const hostile =
+    words.size + [...oids].filter((o) => knownVerdict(`${gitDir}\0${o}`) === undefined).length > MAX_CHECKS;
   const verdict = new Map<string, boolean>();
   const until = Date.now() + (live?.budgetMs ?? LINES_BUDGET_MS);
   let specs: readonly string[] | undefined;
@@ -367,6 +379,8 @@ export function todoScreen(before: RefSnapshots): (gitDir: string, word: string)
 /** A round while the command runs (liveRefs.ts): what is not judged within `budgetMs` is left for the next round, not put back. */
 export interface LiveRound {
   budgetMs: number;
+  /** The verdicts of this command's rounds (never the check after the call's: see `local`). */
+  cache: Map<string, boolean>;
   /** Set when reflog lines were left unjudged. */
   cut?: boolean;
 }
@@ -377,14 +391,21 @@ export interface RepoScreened {
   now: RefState;
   back: Set<string>;
   left: Set<string>;
-  /** Nothing was put back whole (refs past the walk's bound, a packed-refs not read): `now` is what was judged. */
-  settled: boolean;
 }
 
 const entryKey = (e: string) => (e.startsWith('packed:') ? 'packed-refs' : e);
 
 /** One repository's refs against `was` (undoCarriedRefs; liveRefs.ts while the command runs). */
 export function screenRepoRefs(gitDir: string, was: RefState, where: string, live?: LiveRound): RepoScreened {
+  local = live?.cache;
+  try {
+    return screenRepo(gitDir, was, where, live);
+  } finally {
+    local = undefined;
+  }
+}
+
+function screenRepo(gitDir: string, was: RefState, where: string, live?: LiveRound): RepoScreened {
   const notes: string[] = [];
   const logsNote = undoLogsLink(gitDir, was.logsDir, where);
   if (logsNote) notes.push(logsNote);
@@ -412,13 +433,11 @@ export function screenRepoRefs(gitDir: string, was: RefState, where: string, liv
   }
   if (truncated) removeUnknownLoose(gitDir, was);
   notes.push(...undoCarriedLogs(gitDir, was, now, where, base, live));
-  const settled = !truncated && packedNote === undefined && logsNote === undefined;
   return {
     notes,
     now,
     back: new Set(done.keys()),
     left: new Set(left.flatMap((m) => m.changed.map(entryKey))),
-    settled,
   };
 }
 

@@ -1,6 +1,6 @@
 // unit: the live guard's ref screen (src/sandbox/liveRefs.ts; red team v, V8) — a branch moved to a commit
-// that changes the hooks is put back while the command still runs, what it lets stand becomes the snapshot's
-// (the check after the call judges nothing twice), a command that moves it back again and again is stopped,
+// that changes the hooks is put back while the command still runs, what it lets stand is judged again after
+// the call (the snapshot is not moved on: the objects are verified after the call only), a command that moves it back again and again is stopped,
 // and rounds run at most about once a second however fast refs move. No sandbox: the test writes the refs
 // the command would.
 import { after, test } from 'node:test';
@@ -13,6 +13,7 @@ import { guardWhileRunning } from '../../src/sandbox/liveGuard';
 import { refSnapshots, undoCarriedRefs } from '../../src/sandbox/movedRefs';
 import { resolveName } from '../../src/sandbox/refFiles';
 import { closeTreeWatches } from '../../src/sandbox/treeWatch';
+import { watchRefs } from '../../src/sandbox/liveRefs';
 
 const base = realpathSync(mkdtempSync(path.join(os.tmpdir(), 'live-refs-')));
 after(() => {
@@ -71,29 +72,26 @@ async function until(cond: () => boolean, ms = 8000): Promise<boolean> {
   return cond();
 }
 
-test('unit: a branch to a commit changing the hooks goes while the command runs; the agent’s own commit stands and is the snapshot’s', async () => {
+test('unit: a branch to a commit changing the hooks goes while the command runs; the agent’s own commit stands (judged again after the call)', async () => {
   const root = repo('a');
   const { refs, protection, guard } = guardOf(root);
+  const own = plant(root, 'notes.txt', 'the agent’s work\n');
   try {
-    const own = plant(root, 'notes.txt', 'the agent’s work\n');
     git(root, 'update-ref', 'refs/heads/main', own);
     const p1 = plant(root, '.githooks/pre-commit', '#!/bin/sh\nenv > /tmp/x\n');
     git(root, 'update-ref', 'refs/heads/fix', p1);
     const fix = path.join(root, '.git', 'refs', 'heads', 'fix');
     assert.equal(await until(() => !existsSync(fix)), true, 'the branch was not put back while the command ran');
     assert.equal(git(root, 'rev-parse', 'main'), own);
-    const snap = refs.get(path.join(root, '.git'))!;
-    assert.equal(
-      await until(() => resolveName(refs.get(path.join(root, '.git'))!, 'refs/heads/main').oids[0] === own),
-      true,
-    );
-    assert.equal(snap.files.has('refs/heads/fix'), false);
+    // The snapshot is not moved on (the round's objects are not verified yet): still the command's start.
+    assert.notEqual(resolveName(refs.get(path.join(root, '.git'))!, 'refs/heads/main').oids[0], own);
     assert.match(protection.live.join('\n'), /refs\/heads\/fix named a commit that changes the repository’s hooks/);
   } finally {
     guard.stop();
   }
-  // The check after the call judges nothing twice (its reflog screen reads the lines again, cached: nothing to take out).
-  assert.deepEqual(undoCarriedRefs(refs), []);
+  // The check after the call judges main again and lets it stand; the branch is gone already.
+  assert.doesNotMatch(undoCarriedRefs(refs).join('\n'), /refs\/heads\/(main|fix) named/);
+  assert.equal(git(root, 'rev-parse', 'main'), own);
 });
 
 test('unit: a command that moves the branch back after each put-back is stopped', async () => {
@@ -116,20 +114,18 @@ test('unit: a command that moves the branch back after each put-back is stopped'
 
 test('unit: refs moved every 20 ms are screened at most about once a second', async () => {
   const root = repo('c');
-  const { refs, guard } = guardOf(root);
   const gitDir = path.join(root, '.git');
-  const seen = new Set<unknown>([refs.get(gitDir)]);
+  const watch = watchRefs(refSnapshots([root]), { live: [], undid: () => undefined, roots: [root] });
   try {
     const own = plant(root, 'notes.txt', 'x\n');
     const t0 = Date.now();
     for (let i = 0; Date.now() - t0 < 2500; i++) {
       writeFileSync(path.join(gitDir, 'refs', 'heads', `agent-${i % 5}`), `${own}\n`);
-      seen.add(refs.get(gitDir));
       await new Promise((r) => setTimeout(r, 20));
     }
   } finally {
-    guard.stop();
+    watch.stop();
   }
-  // A round at once, then one a second: 3 or 4 in 2.5 s (each round that let something stand is a new snapshot).
-  assert.ok(seen.size - 1 >= 1 && seen.size - 1 <= 4, `${seen.size - 1} rounds`);
+  // A round at once, then one a second: 3 or 4 in 2.5 s.
+  assert.ok(watch.rounds() >= 1 && watch.rounds() <= 4, `${watch.rounds()} rounds`);
 });
