@@ -262,7 +262,10 @@ async function shareWorkflowBundle() {
   const { bundleWorkflowCode, DefaultLogger } = require('@temporalio/worker');
   const workflowsPath = require.resolve(path.join(root, 'dist', 'src', 'temporal', 'workflows'));
   const t0 = Date.now();
-  const { code } = await bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') });
+  // The production bundle: with the worker's own preload modules (src/temporal/worker.ts workflowPreloads).
+  const { workflowPreloads } = require(path.join(root, 'dist', 'src', 'temporal', 'worker'));
+  const preloadModules = workflowPreloads(env);
+  const { code } = await bundleWorkflowCode({ workflowsPath, preloadModules, logger: new DefaultLogger('WARN') });
   const file = path.join(runDir, 'workflow-bundle.js');
   writeFileSync(file, code);
   env.DURABLE_AGENT_TEST_WORKFLOWS_PATH = workflowsPath;

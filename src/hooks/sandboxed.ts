@@ -12,13 +12,13 @@ import { randomBytes } from 'node:crypto';
 import type { SandboxHost } from '../sandbox/host';
 import { callEnded, callSpawned, callStarting, killCallProcesses } from '../sandbox/reaper';
 import { hookPlacement, sessionSandboxPlan, type Protection } from '../sandbox/sessionPlan';
+import { sandboxGitEnv } from '../sandbox/gitEnv';
 import { undoProtected } from '../sandbox/afterCall';
 import { holdSessionTemp } from '../sandbox/sessionTemp';
 import type { SandboxSettings } from '../sandbox/settings';
 import { hookOutputFiles } from '../permissions/protectedPaths';
 import { hookCommandsOf } from './config';
 import type { CommandHookDef, HookSandboxRecord, HooksConfig } from './types';
-import { sandboxGitConfigEnv } from '../hostProcess/sandboxGitConfig';
 
 /** What a session's command hooks may touch: the same as its sandboxed Bash (built by the caller from the session). */
 export interface HookSandbox {
@@ -121,7 +121,7 @@ export async function containHook(
   }
   const callId = randomBytes(12).toString('base64url');
   // git inside reads a copy of the person's global config without its credentials (sandboxGitConfig.ts).
-  const env = { ...callStarting(callId), ...sandboxGitConfigEnv(process.env) };
+  const env = { ...callStarting(callId), ...sandboxGitEnv() };
   let pgid: number | undefined;
   let finished: Promise<{ violations: string[]; protectedUndone: string[] }> | undefined;
   const sandboxedPrepared = prepared;

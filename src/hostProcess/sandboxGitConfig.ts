@@ -5,7 +5,7 @@
 // GIT_CONFIG_GLOBAL = a copy holding only the sections below (identity, aliases, formatting,
 // branch and merge habits), written once per worker process in a directory of its own that no
 // sandbox can write (issue 30, J3). Unsandboxed commands and worker-side git are not changed here.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { formatGitConfig, parseGitConfig } from './gitConfigText';
@@ -97,13 +97,43 @@ export function keptGitConfig(text: string): string {
   return formatGitConfig(entries.filter(kept));
 }
 
-let made: { key: string; env: Record<string, string> } | undefined;
+let made: { key: string; env: Record<string, string>; excludes: string } | undefined;
+
+/** Bytes of the person's own excludes file copied at most (a bigger one is left out). */
+const MAX_EXCLUDES = 256 << 10;
+
+/**
+ * The person's global excludes file as git finds it: the last `core.excludesFile` of the kept text
+ * (`~/` expanded), else `$XDG_CONFIG_HOME/git/ignore`.
+ */
+function personExcludesFile(kept: string, home: string, xdg: string): string {
+  const set = (parseGitConfig(kept) ?? []).filter((e) => e.section === 'core' && e.key === 'excludesfile').pop()?.value;
+  if (!set) return path.join(xdg, 'git', 'ignore');
+  return set.startsWith('~/') ? path.join(home, set.slice(2)) : path.resolve(home, set);
+}
+
+/** A regular file's text up to MAX_EXCLUDES, links not followed; '' otherwise. */
+function smallText(file: string): string {
+  try {
+    const st = lstatSync(file);
+    return st.isFile() && st.size <= MAX_EXCLUDES ? readFileSync(file, 'utf8') : '';
+  } catch {
+    return '';
+  }
+}
 
 /**
  * `{ GIT_CONFIG_GLOBAL: <copy> }` for a sandboxed command: the kept part of the XDG file, then of
- * `~/.gitconfig` (git's order). The copy is made again only when the person's files change.
+ * `~/.gitconfig` (git's order), and a `core.excludesFile` beside it that holds the person's own
+ * global ignores and the names `placeholderNames` gives: the sandbox's placeholders for absent
+ * protected names are empty files while a command runs, and the agent's `git add -A && git commit`
+ * committed eighteen of them (`.bashrc`, `.claude`, `.mcp.json`…; found with red team x's X1 fix,
+ * which puts back a commit adding a protected path). The copy is made again only when they change.
  */
-export function sandboxGitConfigEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+export function sandboxGitConfigEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  placeholderNames: readonly string[] = [],
+): Record<string, string> {
   const home = env.HOME;
   if (!home) return { GIT_CONFIG_GLOBAL: '/dev/null' };
   const xdg = env.XDG_CONFIG_HOME || path.join(home, '.config');
@@ -116,9 +146,25 @@ export function sandboxGitConfigEnv(env: Readonly<Record<string, string | undefi
       }
     })
     .join('');
-  if (made?.key === text) return made.env;
-  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'da-gitconfig-')), 'gitconfig');
-  writeFileSync(file, text, { mode: 0o444 });
-  made = { key: text, env: { GIT_CONFIG_GLOBAL: file } };
+  const own = smallText(personExcludesFile(text, home, xdg));
+  const ignores = `${own}${own === '' || own.endsWith('\n') ? '' : '\n'}${placeholderNames.map((n) => `${n}\n`).join('')}`;
+  const key = `${text}\0${ignores}`;
+  if (made?.key === key) return made.env;
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'da-gitconfig-'));
+  const file = path.join(dir, 'gitconfig');
+  const excludes = path.join(dir, 'ignore');
+  writeFileSync(excludes, ignores, { mode: 0o444 });
+  const config = formatGitConfig([{ section: 'core', key: 'excludesfile', value: excludes }]);
+  writeFileSync(file, `${text}${config}`, { mode: 0o444 });
+  made = { key, env: { GIT_CONFIG_GLOBAL: file }, excludes };
   return made.env;
+}
+
+/** The excludes file beside the copy (sandboxGitConfigEnv), which sandboxed git must be able to read. */
+export function sandboxGitExcludesFile(
+  env: Readonly<Record<string, string | undefined>>,
+  placeholderNames: readonly string[] = [],
+): string | undefined {
+  sandboxGitConfigEnv(env, placeholderNames);
+  return env.HOME ? made?.excludes : undefined;
 }

@@ -287,8 +287,8 @@ function components(p: string): string[] {
   return p.split(/[\\/]+/).filter((c) => c !== '' && c !== '.');
 }
 
-/** Why a relative list of components is protected by name, or undefined. */
-function reasonOfComponents(segs: readonly string[]): string | undefined {
+/** The protected entry a relative list of components leads through: how many components make it, and why. */
+function protectedEntry(segs: readonly string[]): { depth: number; why: string } | undefined {
   const folded = segs.map(fold);
   for (let i = 0; i < folded.length; i++) {
     const c = folded[i]!;
@@ -297,20 +297,38 @@ function reasonOfComponents(segs: readonly string[]): string | undefined {
         i++; // `.claude/worktrees/…`: checked on from the worktree
         continue;
       }
-      return `${segs.slice(0, i + 1).join('/')} is protected: ${WHY_DIRECTORY[c] ?? 'it configures tools that run later'}`;
+      return { depth: i + 1, why: WHY_DIRECTORY[c] ?? 'it configures tools that run later' };
     }
     for (const seq of PROTECTED_SEQUENCES) {
       if (seq.every((s, k) => folded[i + k] === s))
-        return `${segs.slice(0, i + seq.length).join('/')} is protected: ${seq[1] === 'git' ? 'git' : 'mise'} reads its configuration there`;
+        return { depth: i + seq.length, why: `${seq[1] === 'git' ? 'git' : 'mise'} reads its configuration there` };
     }
   }
   for (let i = 0; i < folded.length; i++)
-    if (tailEndsAt(folded, i))
-      return `${segs.slice(0, i + 1).join('/')} is protected: the person's \`npx durable-agent\` runs it`;
+    if (tailEndsAt(folded, i)) return { depth: i + 1, why: "the person's `npx durable-agent` runs it" };
   const last = folded[folded.length - 1];
   if (last !== undefined && isProtectedFileName(last))
-    return `${segs[segs.length - 1]} is protected: it configures a shell, git or a tool that runs later`;
+    return { depth: -1, why: 'it configures a shell, git or a tool that runs later' };
   return undefined;
+}
+
+/** Why a relative list of components is protected by name, or undefined. */
+function reasonOfComponents(segs: readonly string[]): string | undefined {
+  const e = protectedEntry(segs);
+  if (!e) return undefined;
+  return `${e.depth < 0 ? segs[segs.length - 1] : segs.slice(0, e.depth).join('/')} is protected: ${e.why}`;
+}
+
+/**
+ * The protected entry a path inside a repository (`/`-separated, from its top) lies in or is — the
+ * directory for a path inside a protected directory (`.claude/settings.json` → `.claude`), the path
+ * itself for a protected file name — or undefined when it is not protected by name.
+ */
+export function protectedRepositoryEntry(rel: string): string | undefined {
+  const segs = components(rel);
+  const e = protectedEntry(segs);
+  if (!e) return undefined;
+  return e.depth < 0 ? segs.join('/') : segs.slice(0, e.depth).join('/');
 }
 
 export interface ProtectionOptions {

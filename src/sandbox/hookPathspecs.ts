@@ -7,6 +7,8 @@
 import * as path from 'node:path';
 import { repositoryConfigTargets, workTreeOf } from './repoConfigTargets';
 import { toolConfigTargets } from './toolConfigTargets';
+import { trackedControl } from './controlCommits';
+import { DENIED_EVEN_ABSENT } from './protect';
 
 /** The hook paths of a repository whose hook configuration could not be read (compared by identity). */
 export const HOOKS_UNREAD: readonly string[] = Object.freeze([':(unread)']);
@@ -21,6 +23,7 @@ export const hooksUnread = (specs: readonly string[]): boolean => specs === HOOK
  * changes one of them ran the session's hook on the person's `git checkout` or `git merge` of it,
  * before they could read the diff (red team p, P1): a ref carries nothing the sandbox may not write.
  * A linked worktree's import applies them to the commits it brings in (worktree/git/refs.ts, Q7).
+ * With them the protected entries, which a ref carries no more than the sandbox writes them (X1).
  * HOOKS_UNREAD when the configuration could not be read (V11: fail closed).
  */
 export function hookPathspecs(gitDir: string): readonly string[] {
@@ -35,6 +38,11 @@ export function hookPathspecs(gitDir: string): readonly string[] {
   } catch {
     return HOOKS_UNREAD;
   }
+  // And the protected entries (red team x, X1): those HEAD tracks, and the top-level names, absent too,
+  // that configure this agent or what git, a shell or an editor runs (protect.ts DENIED_EVEN_ABSENT).
+  const control = trackedControl(gitDir);
+  if (control === undefined) return HOOKS_UNREAD;
+  for (const c of [...control, ...DENIED_EVEN_ABSENT]) out.add(c);
   for (const e of targets) {
     const rel = path.relative(tree, e.path);
     if (rel === '' || rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) continue;

@@ -27,6 +27,7 @@ import { readRefState, refNames, resolveName, sameRefFile, type RefFile, type Re
 import { inAnchoredDirectory } from './anchored';
 import { putBack, removeUnknownLoose, retried } from './refPutBack';
 import { rangeChangesHooks } from './refRange';
+import { tipChangesControl } from './controlCommits';
 import { screenGit } from './screenGit';
 
 /** Each repository's refs when a command started, by git directory. */
@@ -140,9 +141,10 @@ function hookListing(gitDir: string, oid: string, specs: readonly string[]): Map
   return out;
 }
 
-/** Does `oid` hold a hook path (hookPathspecs) other than `base` holds — or could it not be listed? */
+/** Does `oid` hold a hook path (hookPathspecs) or a protected path other than `base` holds — or could it not be listed? */
 function carriesHooks(gitDir: string, oid: string, base: string | undefined, specs: readonly string[]): boolean {
   if (hooksUnread(specs)) return true; // V11: not screenable, put back
+  if (tipChangesControl(gitDir, oid, base)) return true; // a protected path at any depth (X1)
   if (specs.length === 0) return false;
   const key = `hooks\0${gitDir}\0${oid}\0${base ?? ''}\0${specs.join('\0')}`;
   const known = knownVerdict(key);
@@ -205,9 +207,9 @@ function judge(
 ): Map<Moved, string> {
   const out = new Map<Moved, string>();
   const hooks =
-    'named a commit that changes the repository’s hooks or a file they run (the person’s checkout or merge of it would run it)';
+    'named a commit that changes the repository’s hooks, a file they run or a protected file such as .claude/settings.json (the person’s checkout or merge of it would put it on disk)';
   const hooksOnTheWay =
-    'named a commit with a parent, not on any ref before, that changes the repository’s hooks or a file they run (the person’s rebase or cherry-pick of it would run it)';
+    'named a commit with a parent, not on any ref before, that changes the repository’s hooks, a file they run or a protected file (the person’s rebase or cherry-pick of it would put it on disk)';
   let specs: readonly string[] | undefined;
   const unread =
     'named a new commit, and the repository’s hook configuration could not be read to screen it (put back unscreened)';

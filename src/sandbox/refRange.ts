@@ -5,6 +5,7 @@
 // parent committed with the agent's hook on disk and ran it. So every commit the ref reaches that no
 // ref reached before the command is screened: one that changes a hook path against one of its
 // parents (a merge against either: `--full-history`) counts as the tip would.
+import { rangeChangesControl } from './controlCommits';
 import { renamesIntoHooks } from './renamedHooks';
 import { screenGit } from './screenGit';
 import { hooksUnread } from './hookPathspecs';
@@ -21,6 +22,21 @@ export function rangeChangesHooks(
   specs: readonly string[],
 ): boolean {
   if (hooksUnread(specs)) return true; // the hook configuration could not be read (V11)
+  if (olds.has(oid)) return false; // a ref led there before: it brings in no commit no ref reached
+  // One answer per object for one set of old objects (one command's screen: 3,000 tags on one new commit).
+  let memo = answers.get(olds);
+  if (!memo) answers.set(olds, (memo = new Map()));
+  const key = `${gitDir}\0${oid}\0${specs.join('\0')}`;
+  let v = memo.get(key);
+  if (v === undefined) memo.set(key, (v = rangeChanges(gitDir, oid, olds, specs)));
+  return v;
+}
+
+/** The answers of rangeChangesHooks, per set of old objects (a screen's; gone with it). */
+const answers = new WeakMap<ReadonlySet<string>, Map<string, boolean>>();
+
+function rangeChanges(gitDir: string, oid: string, olds: ReadonlySet<string>, specs: readonly string[]): boolean {
+  if (rangeChangesControl(gitDir, oid, olds)) return true; // a protected path at any depth (red team x, X1)
   if (specs.length === 0) return false;
   const r = screenGit(
     gitDir,

@@ -51,6 +51,18 @@ export function renamesIntoHooks(
 ): boolean {
   const head = screenGit(gitDir, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']).stdout.trim();
   if (!/^[0-9a-f]{40,64}$/.test(head)) return false; // no HEAD commit: nothing to rename into
+  // None of the hook paths in HEAD: nothing to rename into (the list holds absent names too: X1).
+  const present = screenGit(gitDir, [
+    'ls-tree',
+    '-r',
+    '-z',
+    '--name-only',
+    '--full-tree',
+    head,
+    '--',
+    ...specs.map((s) => `:(literal)${s}`),
+  ]);
+  if (present.code === 0 && present.stdout === '') return false;
   const list = screenGit(
     gitDir,
     ['rev-list', '--ignore-missing', '--stdin', '--parents', `--max-count=${MAX_COMMITS + 1}`, oid],

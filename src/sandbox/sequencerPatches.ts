@@ -16,6 +16,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readdirOwned, readRegularFile, removeTree } from './anchored';
 import { hookPathspecs, hooksUnread } from './hookPathspecs';
+import { protectedRepositoryEntry } from '../permissions/protectedPaths';
 import { commonDirOf } from './repoConfigTargets';
 
 const APPLY = 'rebase-apply';
@@ -87,12 +88,13 @@ export function patchNames(text: string): string[] {
   return out.map((n) => unquote(n.trim())).filter((n) => n !== '' && n !== '/dev/null');
 }
 
-/** Does one of `names`, any leading components stripped, name a hook path or a `.git` entry? */
+/** Does one of `names`, any leading components stripped, name a hook path, a protected path or a `.git` entry? */
 export function touchesHooks(names: readonly string[], specs: readonly string[]): boolean {
   if (hooksUnread(specs)) return names.length > 0; // not screenable (red team v, V11)
   for (const name of names) {
     const parts = name.split('/').filter((p) => p !== '' && p !== '.');
     if (parts.some((p) => p.toLowerCase() === '.git')) return true;
+    if (protectedRepositoryEntry(parts.join('/')) !== undefined) return true; // a protected path, any depth (X1)
     for (let i = 0; i < parts.length; i++) {
       const rel = parts.slice(i).join('/');
       if (specs.some((s) => rel === s || rel.startsWith(`${s}/`) || s.startsWith(`${rel}/`))) return true;

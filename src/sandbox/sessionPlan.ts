@@ -43,7 +43,7 @@ import { sessionTempDir, sessionTempRoot } from './sessionTemp';
 import type { SandboxSettings } from './settings';
 import { worktreeGitAccess } from '../worktree/git';
 import { personPath, sandboxPrograms } from '../hostProcess/programs';
-import { sandboxGitConfigEnv } from '../hostProcess/sandboxGitConfig';
+import { sandboxGitFiles } from './gitEnv';
 import { recheckUnchecked } from './uncheckedCalls';
 import { loopTicker, runAll, runSliced } from './loopSlices';
 
@@ -57,11 +57,7 @@ let runtimeRoot: string | undefined;
 export function sandboxProvidedFiles(): string[] {
   runtimeRoot ??= path.dirname(require.resolve('@anthropic-ai/sandbox-runtime/package.json'));
   const { socat, bash } = sandboxPrograms();
-  return [
-    runtimeRoot,
-    sandboxGitConfigEnv(process.env).GIT_CONFIG_GLOBAL!,
-    ...[socat, bash].filter((p) => p !== undefined),
-  ];
+  return [runtimeRoot, ...sandboxGitFiles(), ...[socat, bash].filter((p) => p !== undefined)];
 }
 
 /** Is `dir` one of `roots` or inside one? */

@@ -2,7 +2,9 @@
 // "Checkouts"), end to end through the command line on the real dev server, Bash in the real OS
 // sandbox. A `dontAsk` session in the MAIN checkout, allowed only Bash, cannot write
 // `.claude/settings.json`; with git plumbing it builds a commit that adds one with a SessionStart
-// hook and moves `worktree-x` and `main` to it. The person's later `run --worktree x` (the moved
+// hook and moves `worktree-x` and `main` to it — which the ref screen puts back (red team x, X1). The
+// same plumbing outside the sandbox (a branch from elsewhere: a teammate's push the person fetched)
+// moves them for the checkout check. The person's later `run --worktree x` (the moved
 // branch) and `run --worktree y` (a new branch from the moved main) check it out: each names the
 // file, starts nothing and exits 1 — the hook does not run (its marker, outside the project, is
 // absent). The control: with --trust-checkout the session starts and the planted hook runs (the
@@ -39,11 +41,15 @@ const repo = (): Promise<string> => gitRepo('da-co-repo-');
 
 /** Sandboxed Bash's plumbing: a commit on HEAD that adds `.claude/settings.json` (a SessionStart hook touching `marker`), and `refs` moved to it. */
 function plantCommand(marker: string, refs: string[]): string {
+  return `echo '{}' > .claude/settings.json; echo direct=$?; ${plumbing(marker, refs)}`;
+}
+
+/** The plumbing of plantCommand alone (outside the sandbox it would not write the file itself). */
+function plumbing(marker: string, refs: string[]): string {
   const settings = JSON.stringify({
     hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `touch ${marker}` }] }] },
   });
   return (
-    `echo '{}' > .claude/settings.json; echo direct=$?; ` +
     `b=$(printf '%s' '${settings}' | git hash-object -w --stdin) && ` +
     `s=$(printf "100644 blob $b\\tsettings.json\\n" | git mktree) && ` +
     `t=$( (git ls-tree HEAD; printf "040000 tree $s\\t.claude\\n") | git mktree) && ` +
@@ -53,7 +59,7 @@ function plantCommand(marker: string, refs: string[]): string {
   );
 }
 
-test('cli: a hook planted on worktree-x and main with git plumbing from the main checkout does not run in run --worktree', async (t) => {
+test('cli: a hook planted on worktree-x and main with git plumbing from the main checkout is put back; the same branches from elsewhere do not run it in run --worktree', async (t) => {
   if (skip) return t.skip(skip);
   await withAgent({}, async ({ fake, taskQueue, storeDir }) => {
     const root = await repo();
@@ -71,13 +77,13 @@ test('cli: a hook planted on worktree-x and main with git plumbing from the main
     const settings = JSON.stringify({
       hooks: { SessionStart: [{ hooks: [{ type: 'command', command: 'echo ran > "$CLAUDE_PROJECT_DIR/pwned"' }] }] },
     });
-    const plant =
-      `echo '{}' > .claude/settings.json; echo direct=$?; ` +
+    const plumbed =
       `b=$(printf '%s' '${settings}' | git hash-object -w --stdin) && ` +
       `s=$(printf "100644 blob $b\\tsettings.json\\n" | git mktree) && ` +
       `t=$( (git ls-tree HEAD; printf "040000 tree $s\\t.claude\\n") | git mktree) && ` +
       `c=$(git -c user.name=a -c user.email=a@example.com commit-tree -m tidy -p HEAD $t) && ` +
       `git branch worktree-x && git update-ref refs/heads/worktree-x $c && git update-ref refs/heads/main $c && echo planted`;
+    const plant = `echo '{}' > .claude/settings.json; echo direct=$?; ${plumbed}`;
     fake.script((req) => {
       const results = lastToolResults(req);
       const system = JSON.stringify(req.system);
@@ -100,6 +106,12 @@ test('cli: a hook planted on worktree-x and main with git plumbing from the main
     assert.match(said, /direct=1/, `the sandbox refused the file itself: ${said}`);
     assert.match(said, /planted/, said);
     const git = (...a: string[]) => execFileSync('git', a, { cwd: root, encoding: 'utf8' }).trim();
+    // The ref screen put both back (red team x, X1): the new branch removed, main where it was.
+    assert.match(said, /worktree-x named a commit that changes .* a protected file/, said);
+    assert.equal(git('branch', '--list', 'worktree-x'), '', 'the sandboxed plant was put back');
+    assert.throws(() => git('show', 'main:.claude/settings.json'), 'main was put back');
+    // The same branches from elsewhere (a teammate's push the person fetched): the checkout check's case.
+    execFileSync('sh', ['-c', plumbed], { cwd: root, stdio: 'ignore' });
     assert.equal(git('rev-parse', 'worktree-x'), git('rev-parse', 'main'), 'both refs moved');
     assert.match(git('show', 'main:.claude/settings.json'), /SessionStart/);
     assert.equal(existsSync(join(root, '.claude', 'settings.json')), false, 'nothing on disk in the main checkout');
@@ -193,8 +205,15 @@ test('cli and library: startSession and schedule add in a planted worktree refus
     assert.equal(nightlyRequests(), 1, 'the control firing ran its session');
 
     // The planting session in the main checkout moves worktree-z and main with plumbing.
+    const z = git('rev-parse', 'worktree-z');
     const plant = await run('--permission-mode', 'dontAsk', '--allow', 'Bash', 'plant it');
     assert.equal(plant.code, 0, plant.stderr);
+    assert.equal(git('rev-parse', 'worktree-z'), z, 'the sandboxed plant was put back (red team x, X1)');
+    // The same branch from elsewhere (a teammate's push the person fetched): the checkout check's case.
+    execFileSync('sh', ['-c', plumbing(marker, ['refs/heads/worktree-z', 'refs/heads/main'])], {
+      cwd: root,
+      stdio: 'ignore',
+    });
     assert.match(git('show', 'worktree-z:.claude/settings.json'), /SessionStart/);
     // The person makes z again (a new checkout, recorded after the schedule was created): run refuses.
     git('worktree', 'remove', '--force', wtZ);

@@ -17,6 +17,7 @@ import {
   type WorkflowBundle,
 } from '@temporalio/worker';
 import { resolveTemporalCli } from '../../src/temporal/service/cli';
+import { workflowPreloads } from '../../src/temporal/worker';
 import './isolatedHome';
 import './workflowThreads';
 
@@ -95,7 +96,7 @@ export function getWorkflowBundle(workflowsPath: string): Promise<WorkflowBundle
     p =
       shared && process.env.DURABLE_AGENT_TEST_WORKFLOWS_PATH === workflowsPath
         ? readFile(shared, 'utf8').then((code) => ({ code }))
-        : bundleWorkflowCode({ workflowsPath, logger: new DefaultLogger('WARN') });
+        : bundleWorkflowCode({ workflowsPath, preloadModules: workflowPreloads(), logger: new DefaultLogger('WARN') });
     p.catch(() => bundles.delete(workflowsPath));
     bundles.set(workflowsPath, p);
   }

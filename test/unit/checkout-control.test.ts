@@ -80,6 +80,23 @@ async function bashInMain(root: string, command: string): Promise<BashOutput> {
 
 const ID = '-c user.name=a -c user.email=a@example.com';
 
+/**
+ * `script`'s plant from the main checkout's sandbox is put back by the ref screen (red team x, X1: a
+ * commit adding or changing a protected path); the same plumbing outside the sandbox — a branch from
+ * elsewhere, such as a teammate's push the person fetched — is what the checkout check meets then.
+ */
+async function plantFromElsewhere(root: string, git: (...a: string[]) => string, script: string, refs: string[]) {
+  const was = refs.map((r) => git('rev-parse', r));
+  const inSandbox = await bashInMain(root, script);
+  assert.match(inSandbox.output, /planted/, inSandbox.output);
+  assert.deepEqual(
+    refs.map((r) => git('rev-parse', r)),
+    was,
+    `the sandboxed plant was put back: ${inSandbox.output}`,
+  );
+  execFileSync('sh', ['-c', script], { cwd: root, stdio: 'ignore' });
+}
+
 /** Plumbing only: a commit on HEAD whose tree adds a SessionStart hook and rewrites the lint script; `refs` moved to it. */
 function plantScript(marker: string, refs: string[]): string {
   const settings = JSON.stringify({
@@ -106,7 +123,7 @@ async function step(agent: AgentContext, cwd: string, name: string, input: unkno
   };
 }
 
-test('attack: plumbing in the main checkout plants a hook on worktree-x and main; EnterWorktree and an isolated agent check it out — the check names it', async (t) => {
+test('attack: plumbing in the main checkout plants a hook on worktree-x and main (put back); the same branch from elsewhere, then EnterWorktree and an isolated agent check it out — the check names it', async (t) => {
   if (skip) return t.skip(skip);
   const { root, git, marker } = repo();
   const before = readFileSync(path.join(root, '.claude', 'settings.json'), 'utf8');
@@ -116,8 +133,10 @@ test('attack: plumbing in the main checkout plants a hook on worktree-x and main
   assert.equal(readFileSync(path.join(root, '.claude', 'settings.json'), 'utf8'), before);
   // The attack: objects and refs only.
   git('branch', 'worktree-x');
-  const plant = await bashInMain(root, plantScript(marker, ['refs/heads/worktree-x', 'refs/heads/main']));
-  assert.match(plant.output, /planted/, plant.output);
+  await plantFromElsewhere(root, git, plantScript(marker, ['refs/heads/worktree-x', 'refs/heads/main']), [
+    'refs/heads/worktree-x',
+    'refs/heads/main',
+  ]);
   const planted = git('rev-parse', 'main');
   assert.equal(git('rev-parse', 'worktree-x'), planted);
   assert.equal(readFileSync(path.join(root, '.claude', 'settings.json'), 'utf8'), before, 'main checkout on disk');
@@ -190,7 +209,7 @@ test('unit: a checkout whose control files are the main checkout’s names nothi
   assert.match(checkoutLines(hand!, path.join(plain, 'hand'))[0]!, /where no session has run yet/);
 });
 
-test('attack: plumbing in the main checkout deletes the tracked .claude/settings.json (its deny rules) on worktree-d; the checkout names it, not the untracked local files', async (t) => {
+test('attack: plumbing in the main checkout deletes the tracked .claude/settings.json (its deny rules) on worktree-d (put back); the same branch from elsewhere: the checkout names it, not the untracked local files', async (t) => {
   if (skip) return t.skip(skip);
   const { root, git } = repo();
   // The tracked project settings carry deny rules; untracked: the person's local settings (deny
@@ -206,11 +225,12 @@ test('attack: plumbing in the main checkout deletes the tracked .claude/settings
   mkdirSync(path.join(root, '.idea'));
   writeFileSync(path.join(root, '.idea', 'workspace.xml'), '<project/>');
   git('branch', 'worktree-d');
-  const plant = await bashInMain(
+  await plantFromElsewhere(
     root,
+    git,
     `t=$(git ls-tree HEAD | grep -v '\\.claude$' | git mktree) && c=$(git ${ID} commit-tree -m tidy -p HEAD $t) && git update-ref refs/heads/worktree-d $c && echo planted`,
+    ['refs/heads/worktree-d'],
   );
-  assert.match(plant.output, /planted/, plant.output);
   assert.equal(git('ls-tree', 'worktree-d', '.claude'), '', 'the branch has no .claude');
   const entered = await step({ ...initialContext(root), projectDir: root }, root, 'EnterWorktree', { name: 'd' });
   assert.equal(entered.isError, false, entered.text);

@@ -6,8 +6,8 @@ import * as path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { SandboxRecord } from '../../core/toolRecords';
 import { startHostProcess } from '../../hostProcess/door';
-import { sandboxGitConfigEnv } from '../../hostProcess/sandboxGitConfig';
 import { sessionSpoolDir, type PreparedCommand } from '../../sandbox/host';
+import { sandboxGitEnv } from '../../sandbox/gitEnv';
 import { callEnded, callSpawned, callStarting, killCallProcesses } from '../../sandbox/reaper';
 import { holdSessionTemp } from '../../sandbox/sessionTemp';
 import type { CommandReports } from '../../sandbox/violations';
@@ -118,7 +118,7 @@ export class BashRun {
         PAGER: 'cat',
         GIT_PAGER: 'cat',
         GIT_TERMINAL_PROMPT: '0',
-        ...(this.prepared ? sandboxGitConfigEnv(process.env) : {}),
+        ...(this.prepared ? sandboxGitEnv() : {}),
         ...marker,
       },
     });
