@@ -12,7 +12,7 @@
 // wait is IDLE_FACTOR times its length). A round's screening git stops after ROUND_BUDGET_MS (one
 // name, and one reflog word, judged at least): names and reflog lines not judged by then are left for
 // the next round, not put back. The snapshot is not moved on, and a round's verdicts are its own
-// (movedRefs.ts `local`): the objects it reads are not verified yet — a loose object under P1's id
+// (verdictCache.ts): the objects it reads are not verified yet — a loose object under P1's id
 // holding a harmless commit's bytes, let stand, then replaced by P1's own, would pass as the
 // command's harmless work — so the check after the call, which verifies the objects first, judges
 // every moved ref and reflog line again. A ref put back is counted like any undo of the guard: written again after two put-backs,
@@ -24,6 +24,7 @@ import * as path from 'node:path';
 import { screenRepoRefs, type LiveRound, type RefSnapshots, type RepoScreened } from './movedRefs';
 import { PSEUDOREF } from './refFiles';
 import { workTreeOf } from './repoConfigTargets';
+import type { RoundCaches } from './verdictCache';
 
 /** The least time between two rounds of one repository. */
 export const REFS_INTERVAL_MS = 1000;
@@ -109,7 +110,7 @@ export function watchRefs(refs: RefSnapshots, hooks: Hooks): RefsWatch {
   const timers = new Map<string, NodeJS.Timeout>();
   const polled = new Set<string>();
   const rel = relIn(hooks.roots);
-  const cache = new Map<string, boolean>();
+  const caches: RoundCaches = new WeakMap();
   let rounds = 0;
   const due = (gitDir: string) => {
     if (stopped || timers.has(gitDir)) return;
@@ -129,7 +130,7 @@ export function watchRefs(refs: RefSnapshots, hooks: Hooks): RefsWatch {
     let r: RepoScreened | undefined;
     let again = polled.has(gitDir);
     try {
-      const bound: LiveRound = { budgetMs: ROUND_BUDGET_MS, cache };
+      const bound: LiveRound = { budgetMs: ROUND_BUDGET_MS, caches };
       r = screenRepoRefs(gitDir, was, rel(workTreeOf(gitDir)), bound);
       if (bound.cut) again = true;
       for (const n of r.notes) if (!hooks.live.includes(n)) hooks.live.push(n);

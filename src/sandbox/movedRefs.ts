@@ -28,6 +28,7 @@ import { inAnchoredDirectory } from './anchored';
 import { putBack, removeUnknownLoose, retried } from './refPutBack';
 import { rangeChangesHooks } from './refRange';
 import { tipChangesControl } from './controlCommits';
+import { inLiveRound, keep, recall, type RoundCaches } from './verdictCache';
 import { screenGit } from './screenGit';
 
 /** Each repository's refs when a command started, by git directory. */
@@ -50,19 +51,8 @@ const LISTING_BYTES = 32 << 20;
 const MAX_CACHE = 20_000;
 /** gitDir + object id → does it carry a git directory (only definite answers). */
 const screened = new Map<string, boolean>();
-/**
- * A live round's own verdicts (liveRefs.ts): the objects it reads are not verified yet (movedObjects.ts
- * runs after the call), so what it finds is never remembered for the check after the call — a loose
- * object under P1's id with a harmless commit's bytes, replaced by P1's own once judged, would
- * otherwise pass as harmless. It reads the verdicts of earlier checks after a call.
- */
-let local: Map<string, boolean> | undefined;
-const knownVerdict = (key: string) => local?.get(key) ?? screened.get(key);
-function remember(key: string, v: boolean): void {
-  const cache = local ?? screened;
-  if (cache.size >= MAX_CACHE) cache.delete(cache.keys().next().value!);
-  cache.set(key, v);
-}
+const knownVerdict = (key: string) => recall(screened, key);
+const remember = (key: string, v: boolean) => keep(screened, key, v, MAX_CACHE);
 
 /** The refs of a git directory now (refFiles.ts). */
 export const readRefs = readRefState;
@@ -381,8 +371,8 @@ export function todoScreen(before: RefSnapshots): (gitDir: string, word: string)
 /** A round while the command runs (liveRefs.ts): what is not judged within `budgetMs` is left for the next round, not put back. */
 export interface LiveRound {
   budgetMs: number;
-  /** The verdicts of this command's rounds (never the check after the call's: see `local`). */
-  cache: Map<string, boolean>;
+  /** The verdicts of this command's rounds (never the shared caches': verdictCache.ts). */
+  caches: RoundCaches;
   /** Set when reflog lines were left unjudged. */
   cut?: boolean;
 }
@@ -399,12 +389,7 @@ const entryKey = (e: string) => (e.startsWith('packed:') ? 'packed-refs' : e);
 
 /** One repository's refs against `was` (undoCarriedRefs; liveRefs.ts while the command runs). */
 export function screenRepoRefs(gitDir: string, was: RefState, where: string, live?: LiveRound): RepoScreened {
-  local = live?.cache;
-  try {
-    return screenRepo(gitDir, was, where, live);
-  } finally {
-    local = undefined;
-  }
+  return live ? inLiveRound(live.caches, () => screenRepo(gitDir, was, where, live)) : screenRepo(gitDir, was, where);
 }
 
 function screenRepo(gitDir: string, was: RefState, where: string, live?: LiveRound): RepoScreened {
