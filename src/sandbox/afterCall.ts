@@ -12,7 +12,9 @@ import { endedChecked } from './liveWriters';
 import { undoManifestBins } from './manifestBins';
 import { undoForgedObjects } from './movedObjects';
 import { todoScreen, undoCarriedRefs } from './movedRefs';
-import { undoRefsUnscreened } from './refsUnscreened';
+import { refsNow, sincePost, undoRefsUnscreened } from './refsUnscreened';
+import type { RefSnapshots } from './movedRefs';
+import type { RefState } from './refFiles';
 import { undoProtectedWrites, type ProtectedScan } from './protect';
 import { undoTodoExecs } from './sequencerState';
 import {
@@ -66,7 +68,7 @@ function screensOf(p: Protection): Screen[] {
   if (manifests) screens.push({ name: 'package.json keys', run: () => undoManifestBins(manifestsOf(p), manifests) });
   if (lint) screens.push({ name: 'linter keys', run: () => undoLintKeys(lintFilesOf(p), lint) });
   if (objects) screens.push({ name: 'objects', run: () => undoForgedObjects(objects, rel) });
-  if (refs) screens.push({ name: 'refs', run: () => undoCarriedRefs(refs), fallback: () => undoRefsUnscreened(refs) });
+  if (refs) screens.push(refsScreen(refs));
   if (staged) screens.push({ name: 'the index', run: () => undoStagedHooks(staged, rel, { afterCall: true }) });
   if (todos && objects)
     screens.push({
@@ -80,6 +82,46 @@ function screensOf(p: Protection): Screen[] {
   // The worker CLI's `.bin` link, repointed or removed by the command: put back (red team, issue 30, H-1).
   screens.push({ name: 'the worker’s own link', run: () => restoreWorkerLinks() });
   return screens;
+}
+
+/**
+ * The ref screen. When it throws, its fallback puts the refs back at once (V1) and records them as
+ * they are then; a retry (uncheckedCalls.ts) judges with the snapshot moved on by what changed since
+ * — the person's, not the failed call's (red team v, V16: their own commit to their hook, made after
+ * the refusal, was taken off their branch by the retry).
+ */
+function refsScreen(refs: RefSnapshots): Screen {
+  let post: Map<string, RefState | undefined> | undefined;
+  return {
+    name: 'refs',
+    run: () => {
+      throwForTests('refs');
+      if (post)
+        for (const [gitDir, now] of refsNow(refs)) {
+          const was = refs.get(gitDir);
+          const p = post.get(gitDir);
+          if (was && p && now) refs.set(gitDir, sincePost(was, p, now));
+        }
+      post = undefined;
+      return undoCarriedRefs(refs);
+    },
+    fallback: () => {
+      const notes = undoRefsUnscreened(refs);
+      post = refsNow(refs);
+      return notes;
+    },
+  };
+}
+
+let failing: string | undefined;
+/** Tests: the next run of the screen named `name` throws once (the retry path of V16's row). */
+export function failScreenOnceForTests(name: string | undefined): void {
+  failing = name;
+}
+function throwForTests(name: string): void {
+  if (failing !== name) return;
+  failing = undefined;
+  throw new Error(`${name}: made to throw by a test`);
 }
 
 /** Runs `screens` each in its own try: their notes, and those that threw with why. */

@@ -11,6 +11,7 @@
 // with the screens' git; what git could not answer in time or within its bounds counts as carrying one.
 import { protectedRepositoryEntry } from '../permissions/protectedPaths';
 import { screenGit } from './screenGit';
+import { keep, recall } from './verdictCache';
 
 /** Bytes of one listing (about 800,000 names): more is not screened (red team v, V10's bound). */
 const LISTING_BYTES = 32 << 20;
@@ -30,11 +31,8 @@ const tracked = new Map<string, readonly string[]>();
 const paths = (stdout: string) => stdout.split('\0').filter((p) => p !== '');
 const anyControl = (names: readonly string[]) => names.some((p) => protectedRepositoryEntry(p) !== undefined);
 
-function remember<T>(cache: Map<string, T>, key: string, v: T): T {
-  if (cache.size >= MAX_CACHE) cache.delete(cache.keys().next().value!);
-  cache.set(key, v);
-  return v;
-}
+/** Kept for the check after a call; a live round's in its own map (verdictCache.ts: its objects are not verified yet). */
+const remember = <T>(cache: Map<string, T>, key: string, v: T): T => keep(cache, key, v, MAX_CACHE);
 
 /**
  * Does the tree of `oid` add, change or remove a protected path against `base` (every path of it when
@@ -43,7 +41,7 @@ function remember<T>(cache: Map<string, T>, key: string, v: T): T {
  */
 export function tipChangesControl(gitDir: string, oid: string, base: string | undefined): boolean {
   const key = `${gitDir}\0${oid}\0${base ?? ''}`;
-  const known = tips.get(key);
+  const known = recall(tips, key);
   if (known !== undefined) return known;
   const r =
     base === undefined
@@ -111,7 +109,7 @@ export function trackedControl(gitDir: string): readonly string[] | undefined {
   const tree = head.stdout.trim();
   if (head.code !== 0 || !/^[0-9a-f]{40,64}$/.test(tree)) return head.code === 0 ? undefined : [];
   const key = `${gitDir}\0${tree}`;
-  const known = tracked.get(key);
+  const known = recall(tracked, key);
   if (known) return known;
   const r = screenGit(
     gitDir,

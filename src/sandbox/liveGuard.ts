@@ -48,6 +48,8 @@ import { isLintManifest, undoLintKeys, type LintState } from './lintKeys';
 import { treeWatch, type TreeListener } from './treeWatch';
 import { reachOwned } from './anchored';
 import { SLICE_MS } from './loopSlices';
+import type { RefSnapshots } from './movedRefs';
+import { watchRefs } from './liveRefs';
 
 /** What the guard compares with: the protection of the command (src/sandbox/sessionPlan.ts). */
 export interface GuardedProtection {
@@ -66,6 +68,8 @@ export interface GuardedProtection {
   lint?: ReadonlyMap<string, LintState>;
   /** The index of each working directory's repository when the command started (stagedHooks.ts, Q16). */
   staged?: StagedSnapshots;
+  /** The refs of those repositories when the command started, moved on by what the guard let stand (liveRefs.ts, V8). */
+  refs?: RefSnapshots;
 }
 
 /** The least time between two rounds of checks (the events of a round coalesced); the first round runs at once. */
@@ -380,6 +384,7 @@ export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
   }
   for (const e of existing.entries.values()) if (e.existed) baseline.add(e.path);
   const unsubscribe = trees.map((t) => t.subscribe(treeEvents(rounds, lookStaged, () => stopped)));
+  const refs = protection.refs && watchRefs(protection.refs, { live, undid, roots: nameRoots }); // V8
   return {
     watched: () => trees.reduce((n, t) => n + t.watched(), 0),
     onHostile,
@@ -387,6 +392,7 @@ export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
       stopped = true;
       rounds.cancel();
       empty.stop();
+      refs?.stop();
       for (const u of unsubscribe) u();
     },
   };

@@ -23,11 +23,13 @@ import * as path from 'node:path';
 import { changedLogs, dropLogLines, undoLogsLink } from './movedLogs';
 import { commonDirOf, submoduleGitDirs, workTreeOf } from './repoConfigTargets';
 import { hookPathspecs, hooksUnread } from './hookPathspecs';
-import { readRefFile, readRefState, refNames, resolveName, sameRefFile, type RefFile, type RefState } from './refFiles';
-import { DirectoryMoved, inAnchoredDirectory, removeAnchored } from './anchored';
+import { readRefState, refNames, resolveName, sameRefFile, type RefFile, type RefState } from './refFiles';
+import { inAnchoredDirectory } from './anchored';
+import { putBack, removeUnknownLoose, retried } from './refPutBack';
 import { rangeChangesHooks } from './refRange';
 import { rangeChangesManifestKeys } from './manifestCommits';
 import { tipChangesControl } from './controlCommits';
+import { inLiveRound, keep, recall, type RoundCaches } from './verdictCache';
 import { screenGit } from './screenGit';
 
 /** Each repository's refs when a command started, by git directory. */
@@ -50,6 +52,8 @@ const LISTING_BYTES = 32 << 20;
 const MAX_CACHE = 20_000;
 /** gitDir + object id → does it carry a git directory (only definite answers). */
 const screened = new Map<string, boolean>();
+const knownVerdict = (key: string) => recall(screened, key);
+const remember = (key: string, v: boolean) => keep(screened, key, v, MAX_CACHE);
 
 /** The refs of a git directory now (refFiles.ts). */
 export const readRefs = readRefState;
@@ -98,7 +102,7 @@ function listingCarries(paths: readonly string[]): boolean {
 /** Does `oid` carry a git directory — or could it not be screened (missing, too big to list in time)? */
 function carriesGitDirectory(gitDir: string, oid: string): boolean {
   const key = `${gitDir}\0${oid}`;
-  const known = screened.get(key);
+  const known = knownVerdict(key);
   if (known !== undefined) return known;
   // A listing over LISTING_BYTES (a tree bomb: red team v, V10) is stopped there: not screened.
   const r = git(gitDir, ['ls-tree', '-r', '--name-only', '-z', oid], undefined, LISTING_BYTES);
@@ -112,8 +116,7 @@ function carriesGitDirectory(gitDir: string, oid: string): boolean {
     if (git(gitDir, ['cat-file', '-e', oid]).code !== 0) return true;
     carries = false;
   }
-  if (screened.size >= MAX_CACHE) screened.delete(screened.keys().next().value!);
-  screened.set(key, carries);
+  remember(key, carries);
   return carries;
 }
 
@@ -135,15 +138,14 @@ function carriesHooks(gitDir: string, oid: string, base: string | undefined, spe
   if (tipChangesControl(gitDir, oid, base)) return true; // a protected path at any depth (X1)
   if (specs.length === 0) return false;
   const key = `hooks\0${gitDir}\0${oid}\0${base ?? ''}\0${specs.join('\0')}`;
-  const known = screened.get(key);
+  const known = knownVerdict(key);
   if (known !== undefined) return known;
   const now = hookListing(gitDir, oid, specs);
   const was = base === undefined ? new Map<string, string>() : hookListing(gitDir, base, specs);
   // A tree that cannot be listed (a blob a tag names has no hooks; a missing object is screened as such).
   if (now === undefined) return false;
   const carries = was === undefined || [...now].some(([p, v]) => was.get(p) !== v);
-  if (screened.size >= MAX_CACHE) screened.delete(screened.keys().next().value!);
-  screened.set(key, carries);
+  remember(key, carries);
   return carries;
 }
 
@@ -192,6 +194,7 @@ function judge(
   truncated: boolean,
   olds: ReadonlySet<string>,
   base?: string,
+  live?: { budgetMs: number; left: Moved[] },
 ): Map<Moved, string> {
   const out = new Map<Moved, string>();
   const hooks =
@@ -206,7 +209,7 @@ function judge(
   const carry =
     'named a commit carrying a git directory (a HEAD below the top with its config or hooks: the person’s checkout of it would run its config)';
   const fresh = new Set(moved.filter((m) => !m.forced).flatMap((m) => m.fresh));
-  const unknown = [...fresh].filter((o) => !screened.has(`${gitDir}\0${o}`));
+  const unknown = [...fresh].filter((o) => knownVerdict(`${gitDir}\0${o}`) === undefined);
   if (truncated || unknown.length > MAX_CHECKS) {
     const why = truncated
       ? 'was among more loose refs than are read after a command (hostile: put back unscreened)'
@@ -215,9 +218,12 @@ function judge(
     return out;
   }
   const started = Date.now();
+  const stop = live && started + live.budgetMs;
   for (const m of moved) {
     if (m.forced)
       out.set(m, 'was a symbolic link, a replace ref or a ref file too big to read (over 1 MiB) a command wrote');
+    else if (stop && Date.now() > stop && moved.indexOf(m) > 0)
+      live.left.push(m); // the next round's (liveRefs.ts); each round judges one at least
     else if (Date.now() - started > BUDGET_MS) out.set(m, 'could not be screened in time');
     else if (m.fresh.some((o) => carriesGitDirectory(gitDir, o))) out.set(m, carry);
     else if (m.fresh.length > 0 && hooksUnread((specs ??= hookPathspecs(gitDir)))) out.set(m, unread);
@@ -227,105 +233,6 @@ function judge(
     else if (m.fresh.some((o) => rangeChangesManifestKeys(gitDir, o, olds))) out.set(m, keys);
   }
   return out;
-}
-
-/** Tries of one put-back whose directory a command keeps swapping for a link (DirectoryMoved). */
-const TRIES = 8;
-
-/** Runs `act` again while its directory moved (a command racing the put-back); the last error is thrown. */
-function retried(act: () => void): void {
-  for (let i = 1; ; i++) {
-    try {
-      return act();
-    } catch (err) {
-      if (!(err instanceof DirectoryMoved) || i >= TRIES) throw err;
-    }
-  }
-}
-
-/** Makes the missing directories on the way to `rel` below the git directory, each in its pinned parent. */
-function makeParents(gitDir: string, rel: string): void {
-  const parts = rel.split('/').slice(0, -1);
-  for (let i = 0; i < parts.length; i++)
-    retried(() =>
-      inAnchoredDirectory(path.join(gitDir, ...parts.slice(0, i)), (at) => {
-        try {
-          fs.mkdirSync(at(parts[i]!));
-        } catch (err) {
-          if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-        }
-      }),
-    );
-}
-
-type Written = RefFile | { kind: 'text'; text: string } | undefined;
-
-/** `name` in a pinned directory (`at`) made `f`: what is there removed (a link as a link), `f` written beside it and renamed over it. */
-function replaceIn(at: (name: string) => string, name: string, f: Written): void {
-  const p = at(name);
-  removeAnchored(path.dirname(p), path.basename(p));
-  // One that was over the bound was not read: nothing to write back (removed: fail closed, V3).
-  if (!f || (f.kind === 'file' && f.over)) return;
-  if (f.kind === 'link') return fs.symlinkSync(f.target, p);
-  const tmp = at(`${name}.da-undo-${randomBytes(6).toString('hex')}`);
-  fs.writeFileSync(tmp, f.text, { encoding: 'latin1', flag: 'wx' });
-  fs.renameSync(tmp, p);
-}
-
-/**
- * Puts `rel` below the git directory back as `f` (removed when undefined) through its directory
- * opened from `/` without following a link (anchored.ts; red team q, Q11): an lstat of each
- * directory and then a removal by path let a command that exchanged `.git/refs/heads` with a link
- * to the person's HOME in between make the worker remove the person's entry named like the ref.
- */
-function writeBack(gitDir: string, rel: string, f: Written): void {
-  const dir = path.join(gitDir, path.dirname(rel));
-  if (f) makeParents(gitDir, rel);
-  retried(() => {
-    try {
-      inAnchoredDirectory(dir, (at) => replaceIn(at, path.basename(rel), f));
-    } catch (err) {
-      // Nothing to remove where the directory is not there at all (a missing step, no link).
-      if (f || !(err instanceof DirectoryMoved) || fs.lstatSync(dir, { throwIfNoEntry: false })) throw err;
-    }
-  });
-}
-
-/** Put an entry back as `was` had it; the packed refs as a whole. */
-export function putBack(gitDir: string, was: RefState, entry: string): boolean {
-  const rel = entry.startsWith('packed:') ? 'packed-refs' : entry;
-  try {
-    if (rel === 'packed-refs')
-      writeBack(gitDir, rel, was.packedText === undefined ? undefined : { kind: 'text', text: was.packedText });
-    else writeBack(gitDir, rel, was.files.get(rel));
-    // A link that replaced a directory (`refs`, `refs/heads`): the refs that were below it, back.
-    for (const [n, f] of was.files) if (n.startsWith(`${rel}/`)) writeBack(gitDir, n, f);
-    if (rel === 'refs') for (const d of ['heads', 'tags']) makeParents(gitDir, `refs/${d}/-`);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Past the walk's bound: every loose ref the command added is removed, every one it changed put
- * back; each directory listed and changed through its pinned descriptor (links not followed, Q11).
- */
-export function removeUnknownLoose(gitDir: string, was: RefState, rel = 'refs'): void {
-  const below: string[] = [];
-  try {
-    inAnchoredDirectory(path.join(gitDir, rel), (at) => {
-      for (const e of fs.readdirSync(at(''), { withFileTypes: true })) {
-        const name = `${rel}/${e.name}`;
-        if (e.isDirectory()) below.push(name);
-        else if (!was.files.has(name)) replaceIn(at, e.name, undefined);
-        else if (!sameRefFile(was.files.get(name), readRefFile(at(e.name)))) replaceIn(at, e.name, was.files.get(name));
-      }
-    });
-  } catch {
-    return;
-  }
-  for (const name of below) removeUnknownLoose(gitDir, was, name);
 }
 
 /**
@@ -374,7 +281,14 @@ function wordTarget(gitDir: string, now: RefState, word: string): string | undef
  * started from; red team q, Q8: `checkout: moving from <P1's commit> to main` and the person's `git
  * checkout -` ran the hook): taken out.
  */
-function undoCarriedLogs(gitDir: string, was: RefState, now: RefState, where: string, base?: string): string[] {
+function undoCarriedLogs(
+  gitDir: string,
+  was: RefState,
+  now: RefState,
+  where: string,
+  base?: string,
+  live?: LiveRound,
+): string[] {
   if (!was.logs || !now.logs) return [];
   const known = new Set<string>();
   for (const l of was.logs.values()) for (const n of l.names ?? []) known.add(n);
@@ -382,20 +296,26 @@ function undoCarriedLogs(gitDir: string, was: RefState, now: RefState, where: st
   if (logs.length === 0) return [];
   const words = new Set(logs.flatMap((l) => l.lines.flatMap((x) => x.fresh.filter((f) => f.startsWith('@')))));
   const oids = new Set(logs.flatMap((l) => l.lines.flatMap((x) => x.fresh.filter((f) => /^[0-9a-f]+$/.test(f)))));
-  const hostile = words.size + [...oids].filter((o) => !screened.has(`${gitDir}\0${o}`)).length > MAX_CHECKS;
+  const hostile =
+    words.size + [...oids].filter((o) => knownVerdict(`${gitDir}\0${o}`) === undefined).length > MAX_CHECKS;
   const verdict = new Map<string, boolean>();
-  const until = Date.now() + LINES_BUDGET_MS;
+  const until = Date.now() + (live?.budgetMs ?? LINES_BUDGET_MS);
   let specs: readonly string[] | undefined;
   let olds: Set<string> | undefined;
   // The commits a line's commit brings in too, as for a moved ref (red team v, V2: a tip that puts the hook back on a parent that replaces it).
   const carries = (oid: string) =>
-    Date.now() > until ||
+    (!live && Date.now() > until) ||
     carriesGitDirectory(gitDir, oid) ||
     carriesHooks(gitDir, oid, base, (specs ??= hookPathspecs(gitDir))) ||
     rangeChangesHooks(gitDir, oid, (olds ??= oldOids(was)), specs) ||
     rangeChangesManifestKeys(gitDir, oid, olds);
   const bad = (name: string): boolean => {
     if (hostile || name.startsWith('?')) return true;
+    // Past a live round's bound: left for the next round or the check after the call (the logs' snapshot is not moved on).
+    if (live && Date.now() > until && verdict.size > 0) {
+      live.cut = true;
+      return false;
+    }
     let v = verdict.get(name);
     if (v === undefined) {
       const target = name.startsWith('@') ? wordTarget(gitDir, now, name.slice(1)) : name;
@@ -453,6 +373,66 @@ export function todoScreen(before: RefSnapshots): (gitDir: string, word: string)
   };
 }
 
+/** A round while the command runs (liveRefs.ts): what is not judged within `budgetMs` is left for the next round, not put back. */
+export interface LiveRound {
+  budgetMs: number;
+  /** The verdicts of this command's rounds (never the shared caches': verdictCache.ts). */
+  caches: RoundCaches;
+  /** Set when reflog lines were left unjudged. */
+  cut?: boolean;
+}
+
+/** One repository's screen: its notes, the refs as read, the entries put back and those left unjudged (live). */
+export interface RepoScreened {
+  notes: string[];
+  now: RefState;
+  back: Set<string>;
+  left: Set<string>;
+}
+
+const entryKey = (e: string) => (e.startsWith('packed:') ? 'packed-refs' : e);
+
+/** One repository's refs against `was` (undoCarriedRefs; liveRefs.ts while the command runs). */
+export function screenRepoRefs(gitDir: string, was: RefState, where: string, live?: LiveRound): RepoScreened {
+  return live ? inLiveRound(live.caches, () => screenRepo(gitDir, was, where, live)) : screenRepo(gitDir, was, where);
+}
+
+function screenRepo(gitDir: string, was: RefState, where: string, live?: LiveRound): RepoScreened {
+  const notes: string[] = [];
+  const logsNote = undoLogsLink(gitDir, was.logsDir, where);
+  if (logsNote) notes.push(logsNote);
+  const now = readRefState(gitDir);
+  const packedNote = undoUnreadPacked(gitDir, was, now, where);
+  if (packedNote) notes.push(packedNote);
+  const truncated = now.truncated && !was.truncated;
+  const moved = movedNames(was, now);
+  const base = resolveName(was, 'HEAD').oids[0];
+  const left: Moved[] = [];
+  const verdicts =
+    moved.length === 0 && !truncated
+      ? new Map<Moved, string>()
+      : judge(gitDir, moved, truncated, oldOids(was), base, live && { budgetMs: live.budgetMs, left });
+  const done = new Map<string, boolean>();
+  for (const [m, why] of verdicts) {
+    let ok = true;
+    for (const e of m.changed) {
+      if (!done.has(entryKey(e))) done.set(entryKey(e), putBack(gitDir, was, e));
+      ok &&= done.get(entryKey(e))!;
+    }
+    const name = m.name.replace(/^packed:/, '');
+    const back = was.files.has(m.changed[0]!) || m.changed[0]!.startsWith('packed:') ? 'put back' : 'removed';
+    notes.push(`${where}: ${name} ${why}; ${ok ? back : 'could not be undone'}`);
+  }
+  if (truncated) removeUnknownLoose(gitDir, was);
+  notes.push(...undoCarriedLogs(gitDir, was, now, where, base, live));
+  return {
+    notes,
+    now,
+    back: new Set(done.keys()),
+    left: new Set(left.flatMap((m) => m.changed.map(entryKey))),
+  };
+}
+
 /**
  * After a sandboxed command: each name that leads to an object it did not lead to before and now
  * leads to a commit carrying a git directory (or could not be screened) is put back as it was, or
@@ -462,30 +442,7 @@ export function undoCarriedRefs(before: RefSnapshots, rel: (p: string) => string
   const notes: string[] = [];
   for (const [gitDir, was] of before) {
     if (!fs.lstatSync(gitDir, { throwIfNoEntry: false })?.isDirectory()) continue;
-    const logsNote = undoLogsLink(gitDir, was.logsDir, rel(workTreeOf(gitDir)));
-    if (logsNote) notes.push(logsNote);
-    const now = readRefState(gitDir);
-    const packedNote = undoUnreadPacked(gitDir, was, now, rel(workTreeOf(gitDir)));
-    if (packedNote) notes.push(packedNote);
-    const truncated = now.truncated && !was.truncated;
-    const moved = movedNames(was, now);
-    const base = resolveName(was, 'HEAD').oids[0];
-    const verdicts =
-      moved.length === 0 && !truncated ? new Map<Moved, string>() : judge(gitDir, moved, truncated, oldOids(was), base);
-    const done = new Map<string, boolean>();
-    for (const [m, why] of verdicts) {
-      let ok = true;
-      for (const e of m.changed) {
-        const key = e.startsWith('packed:') ? 'packed-refs' : e;
-        if (!done.has(key)) done.set(key, putBack(gitDir, was, e));
-        ok &&= done.get(key)!;
-      }
-      const name = m.name.replace(/^packed:/, '');
-      const back = was.files.has(m.changed[0]!) || m.changed[0]!.startsWith('packed:') ? 'put back' : 'removed';
-      notes.push(`${rel(workTreeOf(gitDir))}: ${name} ${why}; ${ok ? back : 'could not be undone'}`);
-    }
-    if (truncated) removeUnknownLoose(gitDir, was);
-    notes.push(...undoCarriedLogs(gitDir, was, now, rel(workTreeOf(gitDir)), base));
+    notes.push(...screenRepoRefs(gitDir, was, rel(workTreeOf(gitDir))).notes);
   }
   return notes.length > 50 ? [...notes.slice(0, 49), `… and ${notes.length - 49} more refs put back`] : notes;
 }

@@ -250,7 +250,11 @@ export function readRefState(gitDir: string): RefState {
     const f = readInto(state, gitDir, target);
     if (f) queue.push(f);
   }
-  state.logs = readLogs(gitDir);
+  // The reflogs of the refs there are first (red team w, W8): loose ones, then packed ones.
+  const refs = [...state.files.keys(), ...state.packed.keys()].filter(
+    (n) => n.startsWith('refs/') && wellFormedRefName(n),
+  );
+  state.logs = readLogs(gitDir, refs);
   state.logsDir = logsIdentity(gitDir);
   return state;
 }

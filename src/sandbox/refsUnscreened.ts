@@ -6,8 +6,9 @@
 // it was. The agent's own commits made by that command are undone with the rest (it may commit again).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { putBack, removeUnknownLoose, type RefSnapshots } from './movedRefs';
-import { PSEUDOREF, readPackedText, readRefFile, sameRefFile, type RefState } from './refFiles';
+import type { RefSnapshots } from './movedRefs';
+import { putBack, removeUnknownLoose } from './refPutBack';
+import { PSEUDOREF, readPackedText, readRefFile, readRefState, sameRefFile, type RefState } from './refFiles';
 import { workTreeOf } from './repoConfigTargets';
 
 /** Does `act` hold (a throw does not)? */
@@ -58,4 +59,56 @@ export function undoRefsUnscreened(before: RefSnapshots, rel: (p: string) => str
     );
   }
   return notes;
+}
+
+/** Each repository's refs now, or undefined where they cannot be read (the state a retry starts from). */
+export function refsNow(before: RefSnapshots): Map<string, RefState | undefined> {
+  const out = new Map<string, RefState | undefined>();
+  for (const gitDir of before.keys()) {
+    try {
+      out.set(gitDir, readRefState(gitDir));
+    } catch {
+      out.set(gitDir, undefined);
+    }
+  }
+  return out;
+}
+
+/**
+ * The snapshot a retried ref screen judges with (red team v, V16): `was`, but every entry that changed
+ * since `post` — the state right after the failed call and its fallback — taken as it is now. Those
+ * are the person's (the agent's commands there are refused until the retry passes): their own commit
+ * to their hook, made after the refusal, is not put back as the failed call's. A reflog the person
+ * appended to keeps the snapshot's identity (it is read again) and gains the names of the lines it
+ * did not have after the call; the call's own lines stay unknown and are screened.
+ */
+export function sincePost(was: RefState, post: RefState, now: RefState): RefState {
+  const files = new Map(was.files);
+  for (const name of new Set([...post.files.keys(), ...now.files.keys()])) {
+    if (sameRefFile(post.files.get(name), now.files.get(name))) continue;
+    const f = now.files.get(name);
+    if (f) files.set(name, f);
+    else files.delete(name);
+  }
+  const packedMoved = post.packedText !== now.packedText || post.packedUnread !== now.packedUnread;
+  const packed = packedMoved ? now : was;
+  const out: RefState = { ...was, files, packed: packed.packed };
+  delete out.packedText;
+  delete out.packedUnread;
+  if (packed.packedText !== undefined) out.packedText = packed.packedText;
+  if (packed.packedUnread !== undefined) out.packedUnread = packed.packedUnread;
+  if (was.logs && post.logs && now.logs) {
+    const logs = new Map(was.logs);
+    for (const [name, n] of now.logs) {
+      const p = post.logs.get(name);
+      if (!p && !logs.has(name)) logs.set(name, n); // a reflog the person made since (their new branch)
+      if (!p || (p.ino === n.ino && p.size === n.size && p.ctimeMs === n.ctimeMs)) continue;
+      const w = logs.get(name);
+      if (!w?.names || !p.names || !n.names) continue; // unread: screened whole, as before
+      const mine = [...n.names].filter((x) => !p.names!.has(x));
+      logs.set(name, { ...w, names: new Set([...w.names, ...mine]) });
+    }
+    out.logs = logs;
+  }
+  return out;
 }

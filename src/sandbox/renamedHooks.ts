@@ -17,6 +17,7 @@
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
 import { screenGit } from './screenGit';
+import { keep, recall } from './verdictCache';
 
 /** More new commits than this are not looked at one by one: taken as carrying a change into the hooks. */
 const MAX_COMMITS = 64;
@@ -140,15 +141,14 @@ export function renamesIntoHooks(
   const key = createHash('sha256')
     .update([gitDir, head, oid, ...specs, '', ...[...olds].sort()].join('\0'))
     .digest('hex');
-  if (verdicts.has(key)) return false;
+  if (recall(verdicts, key)) return false;
   if (judge(gitDir, head, oid, olds, specs, budgetMs)) return true; // not kept: it may be the budget's, and the ref goes anyway
-  if (verdicts.size >= MAX_VERDICTS) verdicts.delete(verdicts.values().next().value!);
-  verdicts.add(key);
+  keep(verdicts, key, true, MAX_VERDICTS); // a live round's in its own map (verdictCache.ts: objects not verified yet)
   return false;
 }
 
 /** The tips found to carry nothing into the hooks, by repository, HEAD, tip, specs and olds. */
-const verdicts = new Set<string>();
+const verdicts = new Map<string, boolean>();
 const MAX_VERDICTS = 256;
 
 function judge(

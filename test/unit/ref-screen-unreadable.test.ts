@@ -120,3 +120,21 @@ test('V3: every line of a FETCH_HEAD is read; one over 1 MiB is not read, and pu
   assert.match(notes.join('\n'), /FETCH_HEAD was a symbolic link, a replace ref or a ref file too big to read/);
   assert.equal(existsSync(path.join(gitDir, 'FETCH_HEAD')), false);
 });
+
+// W8 (red team w): readLogs stops at 20,000 reflog files, and in the directory's order a directory of
+// 20,000 empty reflogs listed before `heads` hid main's reflog from both snapshots. The reflogs of the refs
+// there are are read first: main's is in the snapshot, whatever the order.
+test('unit: W8 — the reflog of an existing ref is read whatever 20,000 other reflog files come first', () => {
+  const d = repo();
+  const g = path.join(d, '.git');
+  const branch = execFileSync('git', ['symbolic-ref', '--short', 'HEAD'], { cwd: d, encoding: 'utf8' }).trim();
+  execFileSync('sh', [
+    '-c',
+    'for i in 0 1 2 3; do mkdir -p "$1/logs/refs/d$i" && (cd "$1/logs/refs/d$i" && seq 5100 | xargs touch); done',
+    'sh',
+    g,
+  ]);
+  const state = readRefState(g);
+  assert.equal(state.logs?.has(`logs/refs/heads/${branch}`), true, 'the branch’s reflog was not read');
+  assert.ok((state.logs?.get(`logs/refs/heads/${branch}`)?.names?.size ?? 0) > 0);
+});
