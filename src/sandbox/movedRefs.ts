@@ -228,7 +228,7 @@ function judge(
     else if (m.fresh.some((o) => carriesGitDirectory(gitDir, o))) out.set(m, carry);
     else if (m.fresh.length > 0 && hooksUnread((specs ??= hookPathspecs(gitDir)))) out.set(m, unread);
     else if (m.fresh.some((o) => carriesHooks(gitDir, o, base, (specs ??= hookPathspecs(gitDir))))) out.set(m, hooks);
-    else if (m.fresh.some((o) => rangeChangesHooks(gitDir, o, olds, (specs ??= hookPathspecs(gitDir)))))
+    else if (m.fresh.some((o) => rangeChangesHooks(gitDir, o, olds, (specs ??= hookPathspecs(gitDir)), base)))
       out.set(m, hooksOnTheWay);
     else if (m.fresh.some((o) => rangeChangesManifestKeys(gitDir, o, olds))) out.set(m, keys);
   }
@@ -307,7 +307,7 @@ function undoCarriedLogs(
     (!live && Date.now() > until) ||
     carriesGitDirectory(gitDir, oid) ||
     carriesHooks(gitDir, oid, base, (specs ??= hookPathspecs(gitDir))) ||
-    rangeChangesHooks(gitDir, oid, (olds ??= oldOids(was)), specs) ||
+    rangeChangesHooks(gitDir, oid, (olds ??= oldOids(was)), specs, base) ||
     rangeChangesManifestKeys(gitDir, oid, olds);
   const bad = (name: string): boolean => {
     if (hostile || name.startsWith('?')) return true;
@@ -367,7 +367,7 @@ export function todoScreen(before: RefSnapshots): (gitDir: string, word: string)
       const specs = hookPathspecs(common);
       // U14: the commits it brings in too (a tip that puts the hook back on a parent that replaces it).
       if (carriesGitDirectory(common, oid) || carriesHooks(common, oid, base, specs)) return true;
-      if (rangeChangesHooks(common, oid, olds, specs) || rangeChangesManifestKeys(common, oid, olds)) return true;
+      if (rangeChangesHooks(common, oid, olds, specs, base) || rangeChangesManifestKeys(common, oid, olds)) return true;
     }
     return !found && /^[0-9a-f]{4,}$/i.test(word);
   };

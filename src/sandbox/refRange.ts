@@ -20,22 +20,29 @@ export function rangeChangesHooks(
   oid: string,
   olds: ReadonlySet<string>,
   specs: readonly string[],
+  base?: string,
 ): boolean {
   if (hooksUnread(specs)) return true; // the hook configuration could not be read (V11)
   if (olds.has(oid)) return false; // a ref led there before: it brings in no commit no ref reached
   // One answer per object for one set of old objects (one command's screen: 3,000 tags on one new commit).
   let memo = answers.get(olds);
   if (!memo) answers.set(olds, (memo = new Map()));
-  const key = `${gitDir}\0${oid}\0${specs.join('\0')}`;
+  const key = `${gitDir}\0${oid}\0${base ?? ''}\0${specs.join('\0')}`;
   let v = memo.get(key);
-  if (v === undefined) memo.set(key, (v = rangeChanges(gitDir, oid, olds, specs)));
+  if (v === undefined) memo.set(key, (v = rangeChanges(gitDir, oid, olds, specs, base)));
   return v;
 }
 
 /** The answers of rangeChangesHooks, per set of old objects (a screen's; gone with it). */
 const answers = new WeakMap<ReadonlySet<string>, Map<string, boolean>>();
 
-function rangeChanges(gitDir: string, oid: string, olds: ReadonlySet<string>, specs: readonly string[]): boolean {
+function rangeChanges(
+  gitDir: string,
+  oid: string,
+  olds: ReadonlySet<string>,
+  specs: readonly string[],
+  base?: string,
+): boolean {
   if (rangeChangesControl(gitDir, oid, olds)) return true; // a protected path at any depth (red team x, X1)
   if (specs.length === 0) return false;
   const r = screenGit(
@@ -53,7 +60,7 @@ function rangeChanges(gitDir: string, oid: string, olds: ReadonlySet<string>, sp
     [...olds].map((o) => `^${o}\n`).join(''),
   );
   // None changes a hook path by name: what ort's rename detection would carry into one (V15).
-  if (r.code === 0) return r.stdout.trim() !== '' || renamesIntoHooks(gitDir, oid, olds, specs);
+  if (r.code === 0) return r.stdout.trim() !== '' || renamesIntoHooks(gitDir, oid, olds, specs, undefined, base);
   if (r.timedOut || r.spawnError || r.signal) return true;
   const type = screenGit(gitDir, ['cat-file', '-t', oid]);
   return type.code !== 0 || /^(commit|tag)\s*$/.test(type.stdout);

@@ -122,9 +122,25 @@ export function renamesIntoHooks(
   olds: ReadonlySet<string>,
   specs: readonly string[],
   budgetMs = RENAMES_BUDGET_MS,
+  base?: string,
 ): boolean {
-  const head = screenGit(gitDir, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']).stdout.trim();
-  if (!/^[0-9a-f]{40,64}$/.test(head)) return false; // no HEAD commit: nothing to rename into
+  const now = screenGit(gitDir, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']).stdout.trim();
+  // The HEAD the command started from too: the ref screen puts a HEAD the command moved back, and the
+  // person's cherry-pick merges into that one (red team w, W13: HEAD pointed at an empty root commit
+  // in the same call left nothing to rename into, and V15's branch passed).
+  const heads = [...new Set([base, now])].filter((h): h is string => h !== undefined && /^[0-9a-f]{40,64}$/.test(h));
+  return heads.some((head) => renamesInto(gitDir, head, oid, olds, specs, budgetMs));
+}
+
+/** renamesIntoHooks against one HEAD commit. */
+function renamesInto(
+  gitDir: string,
+  head: string,
+  oid: string,
+  olds: ReadonlySet<string>,
+  specs: readonly string[],
+  budgetMs: number,
+): boolean {
   // None of the hook paths in HEAD: nothing to rename into (the list holds absent names too: X1).
   const present = screenGit(gitDir, [
     'ls-tree',

@@ -21,7 +21,7 @@ const red = redTeamUnit({
   bait: { ANTHROPIC_API_KEY: 'sk-ant-BAIT-W-api', ZEPHYR_LEDGER_SECRET: 'BAIT-W-ledger' },
 });
 const { home, marks, project, hookedProject, personGit, personCommitRan, read, tool } = red;
-const hole = holeGate('R30W_HOLES');
+const _hole = holeGate('R30W_HOLES');
 let skip: string | false = false;
 before(async () => (skip = await red.setUp()));
 
@@ -217,7 +217,7 @@ test(
 // P1; their next commit runs the agent's hook.
 test(
   'W8 (dontAsk): a line naming P1 in main’s reflog, behind 20,000 other reflog files — the person’s git reset --hard @{1} and next commit run nothing of the agent’s',
-  hole('W8: readLogs stops at 20,000 files; what it did not read is not screened'),
+  {}, // closed (fixb): the reflogs of the refs that exist are read first (W8)
   async (t) => {
     if (skip) return t.skip(skip);
     const root = hookedProject();
@@ -352,7 +352,7 @@ test(
 // p0's pre-commit with main's .githooks/pre-commit, and their next commit runs the agent's hook.
 test(
   'W13 (dontAsk): V15’s branch, with HEAD pointed at an empty root commit — the person’s checkout of main, cherry-pick of the branch and next commit run nothing of the agent’s',
-  hole('W13: renamesIntoHooks reads HEAD after the call; the command moved it'),
+  {}, // closed: renamesIntoHooks judges against the HEAD the command started from too (W13)
   async (t) => {
     if (skip) return t.skip(skip);
     const root = hookedProject();
