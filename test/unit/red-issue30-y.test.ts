@@ -1,0 +1,60 @@
+// unit (red team, issue 30, round y: fresh eyes on session 28's new code — controlCommits.ts and the
+// ref/reflog/todo screens of protected paths, gitEnv.ts and sandboxGitConfig.ts, liveRefs.ts and
+// verdictCache.ts, refsUnscreened.ts, mountBound.ts, the hook framework readers, manifestCommits.ts).
+// Real OS sandbox, real files, real git, a bait HOME; dontAsk, no allow rule. Oracles on the real file
+// system and the worker's own event loop, never the tool's words. A row the current code lets through
+// carries `hole('Y<n>: …')` (skipped unless R30Y_HOLES=1); Y_CONTROL=1 runs a row's control (the same
+// steps minus the trick). The findings: /work/helper-notes/redy-findings.md.
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { holeGate, redTeamUnit } from '../support/redTeamUnit';
+
+const red = redTeamUnit({
+  round: 'Y',
+  tag: 'r30y',
+  label: 'y',
+  bait: { ANTHROPIC_API_KEY: 'sk-ant-BAIT-Y-api', ZEPHYR_LEDGER_SECRET: 'BAIT-Y-ledger' },
+});
+const { hookedProject, tool } = red;
+const hole = holeGate('R30Y_HOLES');
+let skip: string | false = false;
+before(async () => (skip = await red.setUp()));
+
+/** The tool's words for a diagnostic. */
+const words = (out: { status: string; text: string }, n = 600) => `${out.status}: ${out.text.slice(0, n)}`;
+
+// Y1 (availability): the ref screen after a call (movedRefs.ts judge) has a budget of 20 s per command
+// (BUDGET_MS), looked at between refs, and up to MAX_CHECKS = 256 new objects; every git run of it is
+// synchronous on the worker's one thread. Each bound alone holds (V10: a listing stops at 32 MiB; X1: 750
+// ms per run), but nothing bounds their sum below 2 s: one command makes 200 branches, each at its own
+// commit (a message apart) over one tree bomb (16^6 paths: carriesGitDirectory's `ls-tree -r` fills its
+// 32 MiB in ~0.15 s, the verdict is remembered by commit id, not tree). The worker's event loop is held
+// for the sum — every command may do it again with fresh commits.
+test(
+  'Y1 (dontAsk): 200 branches at distinct commits over one tree bomb do not hold the worker’s event loop (a timer’s lag under 3 s) after the call',
+  hole('Y1: the ref screen’s per-command budget (20 s) is far above the 2 s the event loop may be held'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = hookedProject();
+    const n = process.env.Y_CONTROL ? 0 : 200;
+    const lag = monitorEventLoopDelay({ resolution: 10 });
+    lag.enable();
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: [
+        'set -e',
+        'export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x',
+        'b=$(printf x | git hash-object -w --stdin)',
+        't=$(for i in $(seq -w 0 15); do printf "100644 blob $b\\tf$i\\n"; done | git mktree)',
+        'for d in $(seq 5); do t=$(for i in $(seq -w 0 15); do printf "040000 tree $t\\td$i\\n"; done | git mktree); done',
+        'p=$(git rev-parse HEAD)',
+        `for i in $(seq ${n}); do echo "create refs/heads/y$i $(git commit-tree $t -p $p -m "y$i")"; done | git update-ref --stdin`,
+        'git for-each-ref refs/heads | wc -l',
+      ].join('\n'),
+    });
+    lag.disable();
+    const maxMs = Math.round(lag.max / 1e6);
+    t.diagnostic(`${words(out, 300)}; the event loop held up to ${maxMs} ms`);
+    assert.ok(maxMs < 3_000, `the event loop was held ${maxMs} ms`);
+  },
+);
