@@ -58,3 +58,34 @@ test(
     assert.ok(maxMs < 3_000, `the event loop was held ${maxMs} ms`);
   },
 );
+
+// Y2 (availability, V10's class by the way its fix left): carriesGitDirectory (movedRefs.ts) bounds its
+// `ls-tree -r --name-only` by the BYTES it prints (32 MiB) and screenGit's default 10 s — X1's 750 ms is
+// controlCommits.ts' alone. A tree of nothing but empty trees (sixteen of the same subtree per level,
+// seven levels: 16^7 empty leaves, nine objects) prints nothing while git walks 268 million entries: one
+// branch at a commit of it holds the worker's one thread for the full 10 s (then put back as unscreened).
+test(
+  'Y2 (dontAsk): one branch at a commit whose tree is a bomb of empty trees does not hold the worker’s event loop (a timer’s lag under 3 s) after the call',
+  hole('Y2: carriesGitDirectory’s listing has no time bound below screenGit’s 10 s; an empty-tree bomb prints nothing'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = hookedProject();
+    const depth = process.env.Y_CONTROL ? 2 : 7;
+    const lag = monitorEventLoopDelay({ resolution: 10 });
+    lag.enable();
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: [
+        'set -e',
+        'export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x',
+        't=$(git mktree </dev/null)',
+        `for d in $(seq ${depth}); do t=$(for i in $(seq -w 0 15); do printf "040000 tree $t\\td$i\\n"; done | git mktree); done`,
+        'git update-ref refs/heads/empty $(git commit-tree $t -p $(git rev-parse HEAD) -m empty)',
+        'git rev-parse --short refs/heads/empty',
+      ].join('\n'),
+    });
+    lag.disable();
+    const maxMs = Math.round(lag.max / 1e6);
+    t.diagnostic(`${words(out, 300)}; the event loop held up to ${maxMs} ms`);
+    assert.ok(maxMs < 3_000, `the event loop was held ${maxMs} ms`);
+  },
+);
