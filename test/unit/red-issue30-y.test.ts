@@ -89,3 +89,35 @@ test(
     assert.ok(maxMs < 3_000, `the event loop was held ${maxMs} ms`);
   },
 );
+
+// Y3 (availability): W9's fix (manifestCommits.ts rangeChangesManifestKeys) judges up to 16 commits and 32
+// package.json changes a moved ref brings in, each by manifestEditRefusal — JSON.parse of the blob (up to
+// 8 MiB, MAX_MANIFEST_BYTES) on the worker's one thread, with no time budget (the ref screen's 20 s is looked
+// at between refs). One commit adding one 8 MB manifest of 600,000 small keys (no control key: nothing to
+// refuse) at 32 paths — one blob, 32 names — costs 32 parses of ~0.7 s each.
+test(
+  'Y3 (dontAsk): a branch adding one 8 MB package.json at 32 paths does not hold the worker’s event loop (a timer’s lag under 3 s) after the call',
+  hole('Y3: the package.json judge of moved refs parses up to 32 manifests of 8 MiB with no time budget'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = hookedProject();
+    const keys = process.env.Y_CONTROL ? 10 : 600_000;
+    const lag = monitorEventLoopDelay({ resolution: 10 });
+    lag.enable();
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: [
+        'set -e',
+        'export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x',
+        `b=$(awk 'BEGIN{printf "{"; for(i=0;i<${keys};i++) printf "%s\\"k%d\\":[0]", (i?",":""), i; print "}"}' | git hash-object -w --stdin)`,
+        'm=$(for i in $(seq -w 0 31); do printf "100644 blob $b\\tpackage.json\\n" | git mktree | sed "s/^/040000 tree /;s/$/\\tm$i/"; done)',
+        't=$( (git ls-tree HEAD; printf "%s\\n" "$m") | git mktree)',
+        'git update-ref refs/heads/big $(git commit-tree $t -p $(git rev-parse HEAD) -m big)',
+        'git ls-tree --name-only big | wc -l; git cat-file -s $b',
+      ].join('\n'),
+    });
+    lag.disable();
+    const maxMs = Math.round(lag.max / 1e6);
+    t.diagnostic(`${words(out, 300)}; the event loop held up to ${maxMs} ms`);
+    assert.ok(maxMs < 3_000, `the event loop was held ${maxMs} ms`);
+  },
+);
