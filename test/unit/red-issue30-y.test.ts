@@ -140,7 +140,7 @@ test(
     const root = red.project();
     red.personGit(root, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', lib, 'sub');
     red.personGit(root, 'commit', '-qm', 'sub');
-    const names = process.env.Y_CONTROL ? ['notes', 'readme.txt'] : ['.claude', '.envrc'];
+    const names: [string, string] = process.env.Y_CONTROL ? ['notes', 'readme.txt'] : ['.claude', '.envrc'];
     const out = await tool(root, 'dontAsk', 'Bash', {
       command: [
         'set -e',
