@@ -5,7 +5,7 @@
 // system and the worker's own event loop, never the tool's words. A row the current code lets through
 // carries `hole('Y<n>: …')` (skipped unless R30Y_HOLES=1); Y_CONTROL=1 runs a row's control (the same
 // steps minus the trick). The findings: /work/helper-notes/redy-findings.md.
-import { before, test } from 'node:test';
+import { before, test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { existsSync } from 'node:fs';
@@ -131,36 +131,47 @@ test(
 // agent's own `git update-index --cacheinfo 160000,<c>,sub` + `git commit` in the superproject points the
 // gitlink at it. The person's `git submodule update` (the commit is there: no fetch) checks it out: both
 // files on disk in `sub/`, which the sandbox would never have let a command write there.
+/** Y4's steps; `commit`: the superproject commits the moved gitlink (else it is only staged). */
+async function gitlinkRow(t: TestContext, commit: boolean): Promise<void> {
+  if (skip) return t.skip(skip);
+  const lib = red.project();
+  const root = red.project();
+  red.personGit(root, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', lib, 'sub');
+  red.personGit(root, 'commit', '-qm', 'sub');
+  const names: [string, string] = process.env.Y_CONTROL ? ['notes', 'readme.txt'] : ['.claude', '.envrc'];
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: [
+      'set -e',
+      'export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x',
+      'cd sub',
+      `b=$(printf '{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"touch /tmp/y4"}]}]}}\\n' | git hash-object -w --stdin)`,
+      'ct=$(printf "100644 blob $b\\tsettings.json\\n" | git mktree)',
+      `t=$( (git ls-tree HEAD; printf "040000 tree $ct\\t${names[0]}\\n100644 blob $b\\t${names[1]}\\n") | git mktree)`,
+      'c=$(git commit-tree $t -p HEAD -m up)',
+      'cd ..',
+      'git update-index --cacheinfo 160000,$c,sub',
+      ...(commit ? ['git commit -qm "bump sub"'] : []),
+      commit ? 'git ls-tree HEAD sub' : 'git ls-files -s sub',
+    ].join('\n'),
+  });
+  red.personGit(root, '-c', 'protocol.file.allow=always', 'submodule', 'update', '-q');
+  const planted = ['.claude/settings.json', '.envrc'].filter((f) => existsSync(path.join(root, 'sub', f)));
+  t.diagnostic(
+    `${words(out, 400)}; on disk after the person's submodule update: ${planted.join(', ') || 'none'} (the agent's commit checked out: ${existsSync(path.join(root, 'sub', names[1]))})`,
+  );
+  assert.deepEqual(planted, [], `the person's git submodule update put ${planted.join(', ')} on disk`);
+}
+
 test(
   'Y4 (dontAsk): a superproject commit moving a submodule’s gitlink to a commit the agent made in .git/modules — the person’s git submodule update puts no protected file on disk',
   hole('Y4: the protected-path screen of commits does not follow a gitlink into the submodule’s objects'),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const lib = red.project();
-    const root = red.project();
-    red.personGit(root, '-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', lib, 'sub');
-    red.personGit(root, 'commit', '-qm', 'sub');
-    const names: [string, string] = process.env.Y_CONTROL ? ['notes', 'readme.txt'] : ['.claude', '.envrc'];
-    const out = await tool(root, 'dontAsk', 'Bash', {
-      command: [
-        'set -e',
-        'export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x',
-        'cd sub',
-        `b=$(printf '{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"touch /tmp/y4"}]}]}}\\n' | git hash-object -w --stdin)`,
-        'ct=$(printf "100644 blob $b\\tsettings.json\\n" | git mktree)',
-        `t=$( (git ls-tree HEAD; printf "040000 tree $ct\\t${names[0]}\\n100644 blob $b\\t${names[1]}\\n") | git mktree)`,
-        'c=$(git commit-tree $t -p HEAD -m up)',
-        'cd ..',
-        'git update-index --cacheinfo 160000,$c,sub',
-        'git commit -qm "bump sub"',
-        'git ls-tree HEAD sub',
-      ].join('\n'),
-    });
-    red.personGit(root, '-c', 'protocol.file.allow=always', 'submodule', 'update', '-q');
-    const planted = ['.claude/settings.json', '.envrc'].filter((f) => existsSync(path.join(root, 'sub', f)));
-    t.diagnostic(
-      `${words(out, 400)}; on disk after the person's submodule update: ${planted.join(', ') || 'none'} (the agent's commit checked out: ${existsSync(path.join(root, 'sub', names[1]))})`,
-    );
-    assert.deepEqual(planted, [], `the person's git submodule update put ${planted.join(', ')} on disk`);
-  },
+  (t) => gitlinkRow(t, true),
+);
+
+// Y4b: the same gitlink only staged (`update-index --cacheinfo`, no commit, no ref moved): git submodule
+// update reads the index's gitlinks.
+test(
+  'Y4b (dontAsk): a staged gitlink to a commit the agent made in .git/modules — the person’s git submodule update puts no protected file on disk',
+  hole('Y4b: a staged gitlink is not screened either'),
+  (t) => gitlinkRow(t, false),
 );
