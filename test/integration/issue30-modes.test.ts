@@ -119,22 +119,13 @@ test('issue 30 classes 3–5 in every permission mode, on the dev server', { tim
             hooks: { SessionStart: [{ hooks: [{ type: 'command', command: `touch ${marker}` }] }] },
           });
           const token = `plant-c3-${mode}`;
-          scripts.set(token, () => [
-            [
-              {
-                id: `toolu_c3_${mode}`,
-                name: 'Bash',
-                input: {
-                  command:
-                    `b=$(printf '%s' '${settings}' | git hash-object -w --stdin) && ` +
-                    `s=$(printf "100644 blob $b\\tsettings.json\\n" | git mktree) && ` +
-                    `t=$( (git ls-tree HEAD; printf "040000 tree $s\\t.claude\\n") | git mktree) && ` +
-                    `c=$(git -c user.name=a -c user.email=a@example.com commit-tree -m tidy -p HEAD $t) && ` +
-                    `git update-ref refs/heads/worktree-${mode} $c && echo planted`,
-                },
-              },
-            ],
-          ]);
+          const plumbing =
+            `b=$(printf '%s' '${settings}' | git hash-object -w --stdin) && ` +
+            `s=$(printf "100644 blob $b\\tsettings.json\\n" | git mktree) && ` +
+            `t=$( (git ls-tree HEAD; printf "040000 tree $s\\t.claude\\n") | git mktree) && ` +
+            `c=$(git -c user.name=a -c user.email=a@example.com commit-tree -m tidy -p HEAD $t) && ` +
+            `git update-ref refs/heads/worktree-${mode} $c && echo planted`;
+          scripts.set(token, () => [[{ id: `toolu_c3_${mode}`, name: 'Bash', input: { command: plumbing } }]]);
           const planting = await start({
             prompt: token,
             cwd: root,
@@ -148,7 +139,10 @@ test('issue 30 classes 3–5 in every permission mode, on the dev server', { tim
             assert.equal(moved, false, 'plan mode refuses the plumbing (it writes objects and refs)');
             return;
           }
-          assert.equal(moved, true, 'the planting step ran (sandboxed Bash may write objects and refs)');
+          // The ref screen put it back (red team x, X1: a commit adding a protected path).
+          assert.equal(moved, false, 'the sandboxed plant was put back');
+          // The same branch from elsewhere (a teammate's push the person fetched): the checkout check's case.
+          execFileSync('sh', ['-c', plumbing], { cwd: root, stdio: 'ignore' });
           assert.match(git('show', `worktree-${mode}:.claude/settings.json`), /SessionStart/);
           const requests = fake.messageRequests().length;
           const r = await cli(

@@ -70,6 +70,10 @@ test('cli: a planted branch deleting the tracked .claude/settings.json (its deny
       .find((r) => r.tool_use_id === 'toolu_plant');
     assert.ok(planted, 'the Bash call ran');
     assert.match(toolResultText(planted as never), /planted/);
+    // The ref screen removed the new branch (red team x, X1: a commit removing a protected path).
+    assert.equal(git('branch', '--list', 'worktree-x'), '', 'the sandboxed plant was put back');
+    // The same branch from elsewhere (a teammate's push the person fetched): the checkout check's case.
+    execFileSync('sh', ['-c', plant], { cwd: root, stdio: 'ignore' });
     assert.equal(git('ls-tree', 'worktree-x', '.claude'), '', 'the branch has no .claude');
 
     const wt = join(root, '.claude', 'worktrees', 'x');

@@ -300,25 +300,20 @@ test(
               sandbox: { hooks: 'host' },
               hooks: { SessionStart: [{ hooks: [{ type: 'command', command: dumpingHook(marks8, 'hook') }] }] },
             });
-            scripts.set('plumb-j8', [
-              [
-                {
-                  id: 'toolu_j8_plumb',
-                  name: 'Bash',
-                  input: {
-                    command:
-                      `b=$(printf '%s' '${settings}' | git hash-object -w --stdin) && ` +
-                      `s=$(printf "100644 blob $b\\tsettings.json\\n" | git mktree) && ` +
-                      `c1=$(printf "040000 tree $s\\t.claude\\n" | git mktree) && ` +
-                      `a=$(printf "040000 tree $c1\\tapi\\n" | git mktree) && ` +
-                      `t=$( (git ls-tree HEAD; printf "040000 tree $a\\tpackages\\n") | git mktree) && ` +
-                      `c=$(git -c user.name=a -c user.email=a@example.com commit-tree -m tidy -p HEAD $t) && ` +
-                      `git update-ref refs/heads/worktree-j8 $c && echo planted`,
-                  },
-                },
-              ],
-            ]);
+            const plumb8 =
+              `b=$(printf '%s' '${settings}' | git hash-object -w --stdin) && ` +
+              `s=$(printf "100644 blob $b\\tsettings.json\\n" | git mktree) && ` +
+              `c1=$(printf "040000 tree $s\\t.claude\\n" | git mktree) && ` +
+              `a=$(printf "040000 tree $c1\\tapi\\n" | git mktree) && ` +
+              `t=$( (git ls-tree HEAD; printf "040000 tree $a\\tpackages\\n") | git mktree) && ` +
+              `c=$(git -c user.name=a -c user.email=a@example.com commit-tree -m tidy -p HEAD $t) && ` +
+              `git update-ref refs/heads/worktree-j8 $c && echo planted`;
+            scripts.set('plumb-j8', [[{ id: 'toolu_j8_plumb', name: 'Bash', input: { command: plumb8 } }]]);
             await run(proj8, 'dontAsk', 'plumb-j8');
+            // The ref screen put it back (red team x, X1: a commit adding a protected path, at any depth).
+            assert.equal(g8('branch', '--list', 'worktree-j8'), '', 'the sandboxed plant was put back');
+            // The same branch from elsewhere (a teammate's push the person fetched): the checkout check's case.
+            execFileSync('sh', ['-c', plumb8], { cwd: proj8, stdio: 'ignore' });
             assert.match(
               g8('show', 'worktree-j8:packages/api/.claude/settings.json'),
               /SessionStart/,

@@ -307,19 +307,23 @@ test('round l: later steps of an outside worker run nothing a session planted', 
       async () => {
         const proj = outsideProject(fx, 'l7');
         gitRepo(proj);
+        // A branch from elsewhere (a teammate's push the person fetched): the session's own plant below is put
+        // back by the ref screen (red team x, X1), and EnterWorktree checks this one out.
+        const plumb7 =
+          `b=$(printf -- '---\\nname: x\\ndescription: x\\n---\\nhi\\n' | git hash-object -w --stdin) && ` +
+          `a=$(printf "100644 blob $b\\t${ESC_NAME}.md\\n" | git mktree) && ` +
+          `c1=$(printf "040000 tree $a\\tagents\\n" | git mktree) && ` +
+          `t=$( (git ls-tree HEAD; printf "040000 tree $c1\\t.claude\\n") | git mktree) && ` +
+          `c=$(git -c user.name=a -c user.email=a@example.com commit-tree -m tidy -p HEAD $t) && ` +
+          `git update-ref refs/heads/worktree-l7 $c && echo planted`;
+        execFileSync('sh', ['-c', plumb7], { cwd: proj, stdio: 'ignore' });
         scripts.set('plant-l7', [
           [
             {
               id: 'toolu_l7',
               name: 'Bash',
               input: {
-                command:
-                  `b=$(printf -- '---\\nname: x\\ndescription: x\\n---\\nhi\\n' | git hash-object -w --stdin) && ` +
-                  `a=$(printf "100644 blob $b\\t${ESC_NAME}.md\\n" | git mktree) && ` +
-                  `c1=$(printf "040000 tree $a\\tagents\\n" | git mktree) && ` +
-                  `t=$( (git ls-tree HEAD; printf "040000 tree $c1\\t.claude\\n") | git mktree) && ` +
-                  `c=$(git -c user.name=a -c user.email=a@example.com commit-tree -m tidy -p HEAD $t) && ` +
-                  `git update-ref refs/heads/worktree-l7 $c && echo planted`,
+                command: plumb7,
               },
             },
           ],
@@ -350,17 +354,21 @@ test('round l: later steps of an outside worker run nothing a session planted', 
         const wt = path.join(proj, '.claude', 'worktrees', 'l9');
         const ran = path.join(wt, 'packages', 'api', 'mcp-l9-ran');
         const mcp = JSON.stringify({ mcpServers: { tidy: { command: 'sh', args: ['-c', `touch ${ran}; sleep 5`] } } });
+        // A branch from elsewhere (a teammate's push the person fetched): the session's own plant below is put
+        // back by the ref screen (red team x, X1), and EnterWorktree checks this one out.
+        const plumb9 =
+          `b=$(printf '%s' '${mcp}' | git hash-object -w --stdin) && ` +
+          `t=$( (git ls-tree HEAD; printf "100644 blob $b\\t.mcp.json\\n") | git mktree) && ` +
+          `c=$(git -c user.name=a -c user.email=a@example.com commit-tree -m tidy -p HEAD $t) && ` +
+          `git update-ref refs/heads/worktree-l9 $c && echo planted`;
+        execFileSync('sh', ['-c', plumb9], { cwd: proj, stdio: 'ignore' });
         scripts.set('plant-l9', [
           [
             {
               id: 'toolu_l9',
               name: 'Bash',
               input: {
-                command:
-                  `b=$(printf '%s' '${mcp}' | git hash-object -w --stdin) && ` +
-                  `t=$( (git ls-tree HEAD; printf "100644 blob $b\\t.mcp.json\\n") | git mktree) && ` +
-                  `c=$(git -c user.name=a -c user.email=a@example.com commit-tree -m tidy -p HEAD $t) && ` +
-                  `git update-ref refs/heads/worktree-l9 $c && echo planted`,
+                command: plumb9,
               },
             },
           ],
