@@ -247,7 +247,7 @@ export async function runningSession(
  */
 export async function stopSession(client: Client, sessionId: string, by?: string): Promise<void> {
   await runningSession(client, sessionId);
-  await sessionHandle(client, sessionId).signal(stopSignal, by ? { by } : {});
+  await signalRunning(sessionHandle(client, sessionId).signal(stopSignal, by ? { by } : {}), sessionId);
 }
 
 export async function interruptSession(client: Client, sessionId: string, by?: string): Promise<void> {
@@ -261,13 +261,26 @@ export async function interruptSession(client: Client, sessionId: string, by?: s
       .signal(turnInterruptSignal)
       .catch(() => undefined); // the turn ended meanwhile
   }
-  await sessionHandle(client, sessionId).signal(interruptSignal, by ? { by } : {});
+  await signalRunning(sessionHandle(client, sessionId).signal(interruptSignal, by ? { by } : {}), sessionId);
+}
+
+/**
+ * A signal to a session `runningSession` found running: one that ended between the two (the server
+ * answers "workflow execution already completed") is the SessionEndedError a later call would give.
+ */
+async function signalRunning(sent: Promise<void>, sessionId: string): Promise<void> {
+  try {
+    await sent;
+  } catch (err) {
+    if (isWorkflowNotFound(err)) throw new SessionEndedError(sessionId, 'ended');
+    throw err;
+  }
 }
 
 export async function sendMessage(client: Client, sessionId: string, text: string): Promise<void> {
   checkMessageSize('message', text);
   await runningSession(client, sessionId);
-  await sessionHandle(client, sessionId).signal(sendMessageSignal, { text });
+  await signalRunning(sessionHandle(client, sessionId).signal(sendMessageSignal, { text }), sessionId);
 }
 
 /** An approve/deny that the session refused (nothing pending under that id). */
