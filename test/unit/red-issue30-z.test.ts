@@ -26,7 +26,7 @@ before(async () => (skip = await red.setUp()));
 const words = (out: { status: string; text: string }, n = 600) => `${out.status}: ${out.text.slice(0, n)}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-// Z1 (V8 reopened by starvation): while a command runs, liveRefs.ts screens the refs it moved in rounds of
+// Z1 (V8 reopened by starvation; closed: a name left unjudged 1.5 s is put back unscreened): while a command runs, liveRefs.ts screens the refs it moved in rounds of
 // ROUND_BUDGET_MS (200 ms) of git, at most one a second per repository and IDLE_FACTOR (9) times a round's
 // length apart; what a round does not reach is left for the next, never put back. Each round judges at least
 // ONE name, in refNames' order: loose refs first, packed refs last. So a command that first makes some
@@ -37,7 +37,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // with their environment. Control: no slow branches (fix is put back within a round).
 test(
   'Z1 (dontAsk, while the command runs): P1’s branch queued behind slow-to-judge branches — the person’s checkout of it 15 s later and next commit run nothing of the agent’s',
-  hole('Z1: a live round judges one name at least, in order, packed refs last: slow branches starve the screen'),
+  { timeout: 120_000 },
   async (t) => {
     if (skip) return t.skip(skip);
     const root = hookedProject();
