@@ -146,6 +146,34 @@ test(
   },
 );
 
+// Z2b: a Nix path BUILT from a directory literal — `import (./. + "/nix/dev.nix")`, and the flake habit of
+// importing every file of a directory (`map (f: ./modules + "/${f}") (attrNames (readDir ./modules))`):
+// literalFiles reads `./.` and `./modules` as `default.nix` there only. The agent rewrites nix/dev.nix, and
+// adds modules/evil.nix, which the person's next `cd` evaluates. Control: the same files as literals.
+test(
+  'Z2b (dontAsk): Nix files a use nix evaluation reaches through `./. + "/x.nix"` or readDir of a directory hold nothing of the agent’s after the call',
+  hole(
+    'Z2b: envrcNames.ts reads a directory literal as its default.nix only (paths built on it, readDir, are not followed)',
+  ),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const body = ctl()
+      ? 'import ./nix/dev.nix { inherit pkgs; } // { imports = [ ./modules/evil.nix ]; }'
+      : 'import (./. + "/nix/dev.nix") { inherit pkgs; } // { imports = map (f: ./modules + "/${f}") (builtins.attrNames (builtins.readDir ./modules)); }';
+    const left = await written(
+      t,
+      {
+        '.envrc': 'use nix\n',
+        'shell.nix': shellNix(body),
+        'nix/dev.nix': '{ pkgs }: pkgs.mkShell {}\n',
+        'modules/a.nix': '{ }\n',
+      },
+      ['nix/dev.nix', 'modules/evil.nix'],
+    );
+    assert.deepEqual(left, [], 'the Nix the person’s direnv evaluates, rewritten or added by the agent');
+  },
+);
+
 // Z3: `use nix -I nixpkgs=./nix/pinned` (a pinned nixpkgs in the project, NIX_PATH by option) — useFiles
 // skips `-I`'s value, so `<nixpkgs>` in shell.nix (every shell.nix's first line) evaluates
 // `nix/pinned/default.nix`, which nothing protects. Control: `import ./nix/pinned {}` (a directory literal:
@@ -171,12 +199,13 @@ test(
 // Z4: direnv integrations of the Nix-based dev environments are `.envrc` lines envrcNames.ts does not know:
 // devenv's (`eval "$(devenv direnvrc)"` + `use devenv`: devenv.nix's `enterShell`, devenv.yaml's imports),
 // devbox's (`eval "$(devbox generate direnv --print-envrc)"`: devbox.json's `shell.init_hook` runs at each
-// load) and flox's (`eval "$(flox activate)"`: .flox/env/manifest.toml's `[hook] on-activate`). Each is shell
-// code the person's next `cd` runs outside the sandbox; none is protected. Control: `use nix` (shell.nix).
+// load), flox's (`eval "$(flox activate)"`: .flox/env/manifest.toml's `[hook] on-activate`) and direnv's own
+// stdlib `use guix` (`guix shell` with no package loads guix.scm / manifest.scm: Scheme code). Each is code
+// the person's next `cd` runs outside the sandbox; none is protected. Control: `use nix` (shell.nix).
 test(
-  'Z4 (dontAsk): devenv.nix / devenv.yaml, devbox.json and .flox/env/manifest.toml an .envrc loads hold nothing of the agent’s after the call',
+  'Z4 (dontAsk): devenv.nix / devenv.yaml, devbox.json, .flox/env/manifest.toml and guix.scm an .envrc loads hold nothing of the agent’s after the call',
   hole(
-    'Z4: use devenv, devbox’s and flox’s direnv lines are not read (their configurations run shell code at each load)',
+    'Z4: use devenv, use guix, devbox’s and flox’s direnv lines are not read (their configurations run shell code at each load)',
   ),
   async (t) => {
     if (skip) return t.skip(skip);
@@ -184,13 +213,16 @@ test(
       ? { '.envrc': 'use nix\n', 'shell.nix': shellNix('pkgs.mkShell {}') }
       : {
           '.envrc':
-            'eval "$(devenv direnvrc)"\nuse devenv\neval "$(devbox generate direnv --print-envrc)"\neval "$(flox activate -d .)"\n',
+            'eval "$(devenv direnvrc)"\nuse devenv\neval "$(devbox generate direnv --print-envrc)"\neval "$(flox activate -d .)"\nuse guix\n',
           'devenv.nix': '{ pkgs, ... }: { enterShell = "echo hi"; }\n',
           'devenv.yaml': 'inputs: {}\n',
           'devbox.json': '{"packages": [], "shell": {"init_hook": ["echo hi"]}}\n',
           '.flox/env/manifest.toml': 'version = 1\n[hook]\non-activate = "echo hi"\n',
+          'guix.scm': '(specifications->manifest (list "hello"))\n',
         };
-    const rels = ctl() ? ['shell.nix'] : ['devenv.nix', 'devenv.yaml', 'devbox.json', '.flox/env/manifest.toml'];
+    const rels = ctl()
+      ? ['shell.nix']
+      : ['devenv.nix', 'devenv.yaml', 'devbox.json', '.flox/env/manifest.toml', 'guix.scm'];
     const left = await written(t, env, rels);
     assert.deepEqual(left, [], 'dev-environment configurations the person’s direnv runs, rewritten by the agent');
   },
