@@ -227,3 +227,62 @@ test(
     assert.deepEqual(left, [], 'dev-environment configurations the person’s direnv runs, rewritten by the agent');
   },
 );
+
+// Z6: the ref screens (movedRefs.ts refSnapshots) snapshot the `.git` of each working directory's ROOT and its
+// submodules only. A repository NESTED in a working directory — the person's workspace folder holding their
+// repositories (no `.git` at the root: "triage every repo under ~/src"), or a clone inside the project
+// (`vendor/lib`) — has its objects and refs writable to the sandbox (the agent's own commits there work),
+// and nothing looks at the refs a command moves there. P1 in the nested repository: a commit replacing its
+// pre-commit hook on a new branch; the person's checkout of it there and next commit run the agent's hook.
+// Control: the same repository as the working directory itself (its refs screened: put back).
+test(
+  'Z6 (dontAsk): P1’s branch in a repository nested in the working directory (a workspace folder of repositories) — the person’s checkout of it and next commit there run nothing of the agent’s',
+  hole('Z6: refSnapshots covers the working directories’ own .git and submodules only, not nested repositories'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const ws = path.join(red.base, `ws${Date.now()}`);
+    mkdirSync(ws);
+    const repo = hookedProject(ws);
+    const mark = path.join(marks, 'z6');
+    const root = ctl() ? repo : ws;
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: [
+        `cd ${repo}`,
+        ...hookCommit(mark),
+        'git update-ref refs/heads/fix "$c"',
+        'git rev-parse --short fix',
+      ].join('\n'),
+    });
+    t.diagnostic(words(out, 400));
+    personGit(repo, 'checkout', '-q', 'fix');
+    const ran = personCommitRan(repo, mark);
+    assert.deepEqual({ ran }, { ran: false }, read(mark).slice(0, 200));
+  },
+);
+
+// Z6b: the same inside the person's project repository: a clone nested in it (`vendor/lib`, its own
+// repository with its own hooks, not a submodule). Control: the plant in the project's own repository.
+test(
+  'Z6b (dontAsk): P1’s branch in a repository cloned inside the project (vendor/lib) — the person’s checkout of it and next commit there run nothing of the agent’s',
+  hole('Z6b: a repository nested in the project is not in refSnapshots either'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = hookedProject();
+    mkdirSync(path.join(root, 'vendor'));
+    const lib = hookedProject(path.join(root, 'vendor'));
+    const repo = ctl() ? root : lib;
+    const mark = path.join(marks, 'z6b');
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: [
+        `cd ${repo}`,
+        ...hookCommit(mark),
+        'git update-ref refs/heads/fix "$c"',
+        'git rev-parse --short fix',
+      ].join('\n'),
+    });
+    t.diagnostic(words(out, 400));
+    personGit(repo, 'checkout', '-q', 'fix');
+    const ran = personCommitRan(repo, mark);
+    assert.deepEqual({ ran }, { ran: false }, read(mark).slice(0, 200));
+  },
+);
