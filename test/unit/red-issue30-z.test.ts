@@ -5,6 +5,7 @@
 // code lets through carries `hole('Z<n>: …')` (skipped unless R30Z_HOLES=1); Z_CONTROL=1 runs a row's
 // control (the same steps minus the trick). The findings: /work/helper-notes/s29/redz.md.
 import { before, test } from 'node:test';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -284,5 +285,37 @@ test(
     personGit(repo, 'checkout', '-q', 'fix');
     const ran = personCommitRan(repo, mark);
     assert.deepEqual({ ran }, { ran: false }, read(mark).slice(0, 200));
+  },
+);
+
+// Z7 (availability, Y3's cost on disk): every package.json outside node_modules that the tree watch records
+// is read and JSON.parse'd on the worker's one thread at the start of EACH sandboxed command
+// (sessionPlan.ts manifestBins, one synchronous call, no slice and no budget; MAX_MANIFEST_BYTES is 8 MiB
+// per file, nothing bounds their number) and again after it (undoManifestBins). One call writes one 8 MB
+// package.json of 600,000 small keys (no control key: nothing to refuse, it stays) and hard links it at 20
+// paths (8 MB of disk). Every later command — here a plain `true` — holds the event loop for the sum.
+test(
+  'Z7 (dontAsk): 20 links of one 8 MB package.json do not make a later `true` hold the worker’s event loop (a timer’s lag under 3 s)',
+  hole('Z7: the package.json baseline before each command parses every recorded manifest with no time budget'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const root = hookedProject();
+    const keys = ctl() ? 10 : 600_000;
+    const made = await tool(root, 'dontAsk', 'Bash', {
+      command: [
+        'set -e',
+        `awk 'BEGIN{printf "{"; for(i=0;i<${keys};i++) printf "%s\\"k%d\\":[0]", (i?",":""), i; print "}"}' > big.json`,
+        'for i in $(seq -w 0 19); do mkdir -p m$i && ln big.json m$i/package.json; done',
+        'ls m*/package.json | wc -l; wc -c < big.json',
+      ].join('\n'),
+    });
+    await sleep(500);
+    const lag = monitorEventLoopDelay({ resolution: 10 });
+    lag.enable();
+    const out = await tool(root, 'dontAsk', 'Bash', { command: 'true' });
+    lag.disable();
+    const maxMs = Math.round(lag.max / 1e6);
+    t.diagnostic(`${words(made, 200)}; then ${words(out, 200)}; the event loop held up to ${maxMs} ms`);
+    assert.ok(maxMs < 3_000, `the event loop was held ${maxMs} ms`);
   },
 );
