@@ -24,7 +24,7 @@ import {
 import { manifestBins, type ManifestState } from './manifestBins';
 import { isLintManifest, lintKeysOf, type LintState } from './lintKeys';
 import { refSnapshots, type RefSnapshots } from './movedRefs';
-import { nestedRefSnapshots } from './refRepositories';
+import { denyWhole, nestedRefSnapshots } from './refRepositories';
 import { stagedSnapshots, type StagedSnapshots } from './stagedHooks';
 import { objectSnapshotsSliced, type ObjectSnapshots } from './movedObjects';
 import { todoSnapshotsSliced, type TodoSnapshots } from './sequencerState';
@@ -229,7 +229,7 @@ export async function sessionSandboxPlan(scope: SessionCommandScope): Promise<Se
     await tick();
     const lint = lintKeysOf(lintFilesOf({ roots, gitRoots, nameRoots }));
     const refs = refSnapshots(roots);
-    denyWrite.push(...(await nestedRefSnapshots(refs, roots, gitRoots, tick))); // nested ones (Z6); past the bound: denied
+    denyWhole(denyWrite, await nestedRefSnapshots(refs, roots, gitRoots, tick)); // nested ones (Z6); past the bound: denied
     const staged = stagedSnapshots(repos);
     await tick();
     const objects = await objectSnapshotsSliced(repositoryDirs(roots, gitRoots), tick);
