@@ -14,7 +14,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { protectedRepositoryEntry } from '../permissions/protectedPaths';
-import { submoduleGitDirs, workTreeOf } from './repoConfigTargets';
+import { commonDirOf, submoduleGitDirs, workTreeOf } from './repoConfigTargets';
 import { screenGit } from './screenGit';
 import { keep, recall } from './verdictCache';
 
@@ -27,7 +27,9 @@ export const MAX_GITLINKS = 32;
 /** Submodules of submodules followed at most; a gitlink deeper than this counts as carrying one. */
 export const MAX_DEPTH = 3;
 /** Object stores asked for one gitlink's commit at most. */
-const MAX_STORES = 32;
+const MAX_STORES = 64;
+/** Linked worktrees whose submodules are looked in at most. */
+const MAX_WORKTREES = 16;
 /** Time the gitlinks of one listing may take in all (each run bounded besides); past it: carries one. */
 const BUDGET_MS = 1_500;
 const MAX_CACHE = 5_000;
@@ -151,10 +153,13 @@ function storesFor(gitDir: string, link: string): string[] {
   if (!segs.some((s) => s === '' || s === '.' || s === '..') && isGitDir(byName)) out.add(byName);
   const inTree = inWorkTree(gitDir, link);
   if (inTree) out.add(inTree);
-  for (const d of submoduleGitDirs(gitDir)) out.add(d);
-  if (path.basename(path.dirname(gitDir)) === 'worktrees')
-    for (const d of submoduleGitDirs(path.dirname(path.dirname(gitDir)))) out.add(d);
-  out.add(gitDir);
+  // The submodules of the repository, of its common directory, and of each linked worktree's
+  // (`worktrees/<x>/modules/<name>`: a worktree's submodules have their own git directories).
+  const common = commonDirOf(gitDir);
+  const worktrees = readdirOr(path.join(common, 'worktrees')).slice(0, MAX_WORKTREES);
+  for (const g of [gitDir, common, ...worktrees.map((w) => path.join(common, 'worktrees', w))])
+    for (const d of submoduleGitDirs(g)) out.add(d);
+  out.add(gitDir).add(common);
   return [...out].slice(0, MAX_STORES);
 }
 
@@ -169,10 +174,48 @@ function inWorkTree(gitDir: string, link: string): string | undefined {
   return isGitDir(dir) ? dir : undefined;
 }
 
+/** The names in a directory (none when it cannot be read). */
+function readdirOr(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir).sort();
+  } catch {
+    return [];
+  }
+}
+
 /** A directory with a `HEAD` and an `objects` directory, links not followed. */
 function isGitDir(dir: string): boolean {
   return (
     fs.lstatSync(path.join(dir, 'HEAD'), { throwIfNoEntry: false }) !== undefined &&
     fs.lstatSync(path.join(dir, 'objects'), { throwIfNoEntry: false })?.isDirectory() === true
   );
+}
+
+const SUBPROJECT = /^([-+])Subproject commit (\S*)/;
+
+/**
+ * The gitlinks a patch moves (a stopped `git am`'s, sequencerPatches.ts): git apply reads a gitlink's
+ * hunk as `-Subproject commit <old>` / `+Subproject commit <new>` under the file's `+++ b/<path>`.
+ * Undefined when a `+Subproject commit` names no full object id (not screenable).
+ */
+export function patchGitlinks(text: string): Gitlink[] | undefined {
+  const out: Gitlink[] = [];
+  let file = '';
+  let old: string | undefined;
+  for (const raw of text.split('\n')) {
+    const line = raw.replace(/\r$/, '');
+    if (line.startsWith('diff --git ')) old = undefined;
+    const to = /^\+\+\+ (.*)$/.exec(line);
+    if (to)
+      file = to[1]!
+        .split('\t')[0]!
+        .replace(/^"?[^/]*\//, '')
+        .replace(/"$/, '');
+    const m = SUBPROJECT.exec(line);
+    if (!m) continue;
+    if (!/^[0-9a-f]{40,64}$/.test(m[2]!)) return undefined;
+    if (m[1] === '-') old = m[2]!;
+    else out.push({ path: file, oid: m[2]!, ...(old ? { old } : {}) });
+  }
+  return out;
 }

@@ -140,3 +140,35 @@ test('gitlinks: a commit in the middle of a range moving the gitlink there and b
   red.personGit(root, ...FILE, 'submodule', 'update', '-q');
   judge(t, path.join(root, 'sub'), false, out);
 });
+
+// A stopped `git am` (sequencerPatches.ts): its first patch no longer applies, its second moves `sub` to
+// the plant. The person's `git am --skip` applies and commits the second; then they update the submodule.
+for (const harmless of [false, true])
+  test(`gitlinks: a stopped am's next patch moving the gitlink${harmless ? ' — control, harmless names stand' : ' puts no protected file on disk'}`, async (t) => {
+    if (skip) return t.skip(skip);
+    const lib = red.project();
+    const root = red.project();
+    red.personGit(root, ...FILE, 'submodule', 'add', '-q', lib, 'sub');
+    red.personGit(root, 'commit', '-qm', 'sub');
+    const [dir, file] = names(harmless);
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: [
+        'set -e',
+        AUTHOR,
+        'cd sub',
+        ...plant(dir, file),
+        'cd ..',
+        'git checkout -q -b tmp',
+        'echo bye > src/app/a.txt && git commit -qam bye',
+        'git update-index --cacheinfo 160000,$c,sub && git commit -qm "bump sub"',
+        'd=$(mktemp -d) && git format-patch -q -2 -o $d >/dev/null',
+        'git checkout -q main && git branch -q -D tmp',
+        'echo other > src/app/a.txt && git commit -qam other',
+        'git am -q $d/*.patch || true',
+        'ls .git/rebase-apply | head -3',
+      ].join('\n'),
+    });
+    red.personGit(root, 'am', '--skip');
+    red.personGit(root, ...FILE, 'submodule', 'update', '-q');
+    judge(t, path.join(root, 'sub'), harmless, out);
+  });
