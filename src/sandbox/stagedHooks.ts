@@ -17,6 +17,7 @@ import { runHostProcessSync } from '../hostProcess/door';
 import { GIT_GUARD_ENV } from '../hostProcess/git';
 import { anchoredFile, removeAnchored } from './anchored';
 import { hookPathspecs, hooksUnread } from './hookPathspecs';
+import { submoduleGitDirs, workTreeOf } from './repoConfigTargets';
 import { stagedGitlinks, type PutBack } from './stagedGitlinks';
 
 interface Staged {
@@ -36,6 +37,8 @@ interface Staged {
 /** The index of each working directory's repository when a command started. */
 export type StagedSnapshots = Staged[];
 
+/** Bytes of a repository's submodules' indexes kept at most (past it: compared with their HEAD). */
+const MAX_SUBMODULE_INDEXES = 32 << 20;
 /** An index kept for the comparison at most (a repository of ~300,000 files); a bigger one is compared with HEAD. */
 const MAX_INDEX = 32 << 20;
 
@@ -125,12 +128,19 @@ function listed(gitDir: string, specs: readonly string[], from?: Buffer | 'HEAD'
 export function stagedSnapshots(roots: readonly string[]): StagedSnapshots {
   const out: StagedSnapshots = [];
   for (const r of roots) {
-    const gitDir = path.join(r, '.git');
-    if (!fs.lstatSync(gitDir, { throwIfNoEntry: false })?.isDirectory()) continue;
-    const stat = indexStat(gitDir);
-    const bytes = indexBytes(gitDir);
-    const locked = fs.lstatSync(path.join(gitDir, 'index.lock'), { throwIfNoEntry: false }) !== undefined;
-    out.push({ gitDir, stat, locked, ...(bytes ? { bytes } : {}) });
+    const top = path.join(r, '.git');
+    if (!fs.lstatSync(top, { throwIfNoEntry: false })?.isDirectory()) continue;
+    let kept = 0;
+    // And each submodule's (`.git/modules/<name>`, nested too): a gitlink staged there is what the
+    // person's `git submodule update --recursive` checks out inside it (red team y, Y4's variant).
+    for (const gitDir of [top, ...submoduleGitDirs(top)]) {
+      const stat = indexStat(gitDir);
+      let bytes = indexBytes(gitDir);
+      // Past MAX_SUBMODULE_INDEXES a submodule's index is compared with its HEAD, as a big one is.
+      if (gitDir !== top && bytes && (kept += bytes.length) > MAX_SUBMODULE_INDEXES) bytes = undefined;
+      const locked = fs.lstatSync(path.join(gitDir, 'index.lock'), { throwIfNoEntry: false }) !== undefined;
+      out.push({ gitDir, stat, locked, ...(bytes ? { bytes } : {}) });
+    }
   }
   return out;
 }
@@ -181,7 +191,7 @@ export function undoStagedHooks(
     // After the call, an `index.lock` the command left (none at its start) is its own: it would
     // refuse the put-back (red team t, T12), and the person's git tells them to remove it.
     if (opts.afterCall && !was.locked) removeLeftLock(was.gitDir);
-    const tree = path.dirname(was.gitDir);
+    const tree = workTreeOf(was.gitDir);
     const failed: string[] = [];
     for (const { file, old, why } of putBack) {
       const [mode, oid] = (old ?? '').split(' ');

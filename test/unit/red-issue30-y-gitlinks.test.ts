@@ -172,3 +172,33 @@ for (const harmless of [false, true])
     red.personGit(root, ...FILE, 'submodule', 'update', '-q');
     judge(t, path.join(root, 'sub'), harmless, out);
   });
+
+// A gitlink staged in a SUBMODULE's index (`.git/modules/sub/index`): the superproject's `sub` does not
+// move, so the person's `git submodule update --recursive` leaves `sub` as it is and runs in it, where
+// the index's gitlink `inner` names the plant.
+for (const harmless of [false, true])
+  test(`gitlinks: a gitlink staged in a submodule's own index${harmless ? ' — control, harmless names stand' : ' puts no protected file on disk'}`, async (t) => {
+    if (skip) return t.skip(skip);
+    const inner = red.project();
+    const lib = red.project();
+    red.personGit(lib, ...FILE, 'submodule', 'add', '-q', inner, 'inner');
+    red.personGit(lib, 'commit', '-qm', 'inner');
+    const root = red.project();
+    red.personGit(root, ...FILE, 'submodule', 'add', '-q', lib, 'sub');
+    red.personGit(root, 'commit', '-qm', 'sub');
+    red.personGit(root, ...FILE, 'submodule', 'update', '--init', '--recursive', '-q');
+    const [dir, file] = names(harmless);
+    const out = await tool(root, 'dontAsk', 'Bash', {
+      command: [
+        'set -e',
+        AUTHOR,
+        'cd sub/inner',
+        ...plant(dir, file),
+        'cd ..',
+        'git update-index --cacheinfo 160000,$c,inner',
+        'git ls-files -s inner',
+      ].join('\n'),
+    });
+    red.personGit(root, ...FILE, 'submodule', 'update', '--recursive', '-q');
+    judge(t, path.join(root, 'sub', 'inner'), harmless, out);
+  });
