@@ -50,7 +50,8 @@ export interface Listing {
 }
 
 const NULL_ID = /^0+$/;
-const RAW = /^\n*:(\d{6}) (\d{6}) ([0-9a-f]{40,64}) ([0-9a-f]{40,64}) ([A-Z])\d*$/;
+/** A raw header: `:<mode> <mode> <id> <id> <status>`, or a merge's combined one (`::`, a mode and an id per parent and the result's). */
+const RAW = /^\n*(:+)(\d{6}(?: \d{6})+) ([0-9a-f]{40,64}(?: [0-9a-f]{40,64})+) ([A-Z]+)\d*$/;
 const TREE = /^(\d{6}) [a-z]+ ([0-9a-f]{40,64})\t(.*)$/s;
 const GITLINK = '160000';
 
@@ -63,16 +64,24 @@ export function rawListing(stdout: string): Listing {
   const out: Listing = { paths: [], gitlinks: [] };
   for (let i = 0; i < tokens.length; i++) {
     const m = RAW.exec(tokens[i]!);
-    if (!m) {
+    const modes = m?.[2]!.split(' ') ?? [];
+    const ids = m?.[3]!.split(' ') ?? [];
+    if (!m || modes.length !== m[1]!.length + 1 || ids.length !== modes.length) {
       if (tokens[i] !== '') out.paths.push(tokens[i]!);
       continue;
     }
-    const names = tokens.slice(i + 1, i + 1 + (m[5] === 'R' || m[5] === 'C' ? 2 : 1));
+    const names = tokens.slice(i + 1, i + 1 + (m[4] === 'R' || m[4] === 'C' ? 2 : 1));
     i += names.length;
     out.paths.push(...names);
+    // The new side is the last (the result's); the old, the first parent's.
     const p = names[names.length - 1];
-    if (p === undefined || m[2] !== GITLINK || NULL_ID.test(m[4]!)) continue;
-    out.gitlinks.push({ path: p, oid: m[4]!, ...(m[1] === GITLINK && !NULL_ID.test(m[3]!) ? { old: m[3]! } : {}) });
+    const [mode, id] = [modes[modes.length - 1]!, ids[ids.length - 1]!];
+    if (p === undefined || mode !== GITLINK || NULL_ID.test(id)) continue;
+    out.gitlinks.push({
+      path: p,
+      oid: id,
+      ...(modes[0] === GITLINK && !NULL_ID.test(ids[0]!) ? { old: ids[0]! } : {}),
+    });
   }
   return out;
 }
@@ -108,6 +117,10 @@ export function listingChangesControl(gitDir: string, listing: Listing, prefix =
   }
   return false;
 }
+
+/** Does one of `gitlinks` (of a listing of `gitDir`) lead to a commit that changes a protected path in its submodule — or could that not be told? */
+export const gitlinksChangeControl = (gitDir: string, gitlinks: readonly Gitlink[]): boolean =>
+  listingChangesControl(gitDir, { paths: [], gitlinks: [...gitlinks] });
 
 /** Does moving gitlink `g` of `gitDir` to its commit add, change or remove a protected path in the submodule? */
 export function gitlinkChangesControl(gitDir: string, g: Gitlink, prefix = '', depth = 0): boolean {

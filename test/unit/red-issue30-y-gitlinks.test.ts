@@ -8,6 +8,10 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
+import { BashTool } from '../../src/tools/bash';
+import type { ToolUseContext } from '../../src/toolProtocol/Tool';
+import { createOrReuseWorktree } from '../../src/worktree/worktrees';
+import { prepareWorktreeGit } from '../../src/worktree/git';
 import { redTeamUnit } from '../support/redTeamUnit';
 
 const red = redTeamUnit({
@@ -201,4 +205,60 @@ for (const harmless of [false, true])
     });
     red.personGit(root, ...FILE, 'submodule', 'update', '--recursive', '-q');
     judge(t, path.join(root, 'sub', 'inner'), harmless, out);
+  });
+
+/** A tool context for a Bash call in an isolated agent's worktree `wt` (red-issue30-q-refs' Q7 context). */
+function worktreeContext(wt: Awaited<ReturnType<typeof createOrReuseWorktree>>, id: string): ToolUseContext {
+  return {
+    sessionId: `${id}-${process.pid}`,
+    toolUseId: `toolu_${id}`,
+    idempotencyKey: `${id}-${process.pid}/toolu_${id}`,
+    agent: {
+      cwd: wt.path,
+      additionalDirectories: [],
+      readFiles: {},
+      projectDir: wt.path,
+      worktree: { ...wt, created: true, originalCwd: wt.repoRoot },
+    },
+    permission: { mode: 'dontAsk', rules: { allow: [], ask: [], deny: [] }, workingDirectories: [wt.path] },
+    abortSignal: new AbortController().signal,
+    sandboxHost: red.host(),
+  } as unknown as ToolUseContext;
+}
+
+// From an isolated agent's worktree (worktree/git/refs.ts protectedChanges: the commits a worktree's
+// branch brings into the repository): a call in the main checkout leaves the plant in
+// `.git/modules/sub/objects` (no ref moves), then the worktree's own branch moves `sub` to it. The
+// person merges the agent's branch and updates the submodule.
+for (const harmless of [false, true])
+  test(`gitlinks: a worktree's branch moving the gitlink${harmless ? ' — control, harmless names stand' : ' puts no protected file on disk'}`, async (t) => {
+    if (skip) return t.skip(skip);
+    const lib = red.project();
+    const root = red.project();
+    red.personGit(root, ...FILE, 'submodule', 'add', '-q', lib, 'sub');
+    red.personGit(root, 'commit', '-qm', 'sub');
+    const [dir, file] = names(harmless);
+    const planted = await tool(root, 'dontAsk', 'Bash', {
+      command: ['set -e', AUTHOR, 'cd sub', ...plant(dir, file), 'echo "C=$c"'].join('\n'),
+    });
+    const c = /C=([0-9a-f]{40})/.exec(planted.text)?.[1];
+    assert.ok(c, words(planted));
+    const wt = await createOrReuseWorktree(root, `agent-y4${harmless ? 'c' : ''}`, { agentInvoked: true });
+    await prepareWorktreeGit(wt, wt.branch);
+    const command = [
+      'set -e',
+      AUTHOR,
+      `t=$( (git ls-tree HEAD | grep -v "\tsub$"; printf "160000 commit ${c}\\tsub\\n") | git mktree)`,
+      'n=$(git commit-tree $t -p HEAD -m bump)',
+      'git update-ref HEAD $n',
+      'git ls-tree HEAD sub',
+    ].join('\n');
+    const out = (await BashTool.call({ command }, worktreeContext(wt, `y4wt${harmless ? 'c' : ''}`), () => undefined))
+      .data;
+    red.personGit(root, 'merge', '-q', '--ff-only', wt.branch);
+    red.personGit(root, ...FILE, 'submodule', 'update', '-q');
+    judge(t, path.join(root, 'sub'), harmless, {
+      status: String(out.exitCode),
+      text: `${out.output} ${out.worktreeGitNote ?? ''}`,
+    });
   });
