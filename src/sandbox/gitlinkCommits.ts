@@ -105,15 +105,20 @@ export function treeListing(stdout: string): Listing {
  * Does a listing of `gitDir` name a protected path (below `prefix`), or move a gitlink to a commit whose
  * tree does against the old gitlink's — or could that not be told?
  */
-export function listingChangesControl(gitDir: string, listing: Listing, prefix = '', depth = 0): boolean {
+export function listingChangesControl(
+  gitDir: string,
+  listing: Listing,
+  prefix = '',
+  depth = 0,
+  until = Date.now() + BUDGET_MS,
+): boolean {
   if (listing.paths.some((p) => protectedRepositoryEntry(prefix + p) !== undefined)) return true;
   if (listing.gitlinks.length === 0) return false;
   const links = new Map(listing.gitlinks.map((g) => [`${g.path}\0${g.oid}\0${g.old ?? ''}`, g]));
   if (links.size > MAX_GITLINKS || depth >= MAX_DEPTH) return true;
-  const until = Date.now() + BUDGET_MS;
   for (const g of links.values()) {
     if (Date.now() > until) return true; // not screened in time: carries one
-    if (gitlinkChangesControl(gitDir, g, prefix, depth)) return true;
+    if (gitlinkChangesControl(gitDir, g, prefix, depth, until)) return true;
   }
   return false;
 }
@@ -123,12 +128,20 @@ export const gitlinksChangeControl = (gitDir: string, gitlinks: readonly Gitlink
   listingChangesControl(gitDir, { paths: [], gitlinks: [...gitlinks] });
 
 /** Does moving gitlink `g` of `gitDir` to its commit add, change or remove a protected path in the submodule? */
-export function gitlinkChangesControl(gitDir: string, g: Gitlink, prefix = '', depth = 0): boolean {
+export function gitlinkChangesControl(
+  gitDir: string,
+  g: Gitlink,
+  prefix = '',
+  depth = 0,
+  until = Date.now() + BUDGET_MS,
+): boolean {
   const where = `${prefix}${g.path}/`;
   const key = `${where}\0${g.oid}\0${g.old ?? ''}`;
   const known = recall(verdicts, key);
   if (known !== undefined) return known;
   for (const store of storesFor(gitDir, g.path)) {
+    // Stores whose git hangs (an `objects/info/alternates` to a FIFO) share one budget: past it, carries one.
+    if (Date.now() > until) return true;
     const has = present(store, [g.oid, ...(g.old ? [g.old] : [])]);
     if (!has[0]) continue;
     const r = has[1]
@@ -140,9 +153,10 @@ export function gitlinkChangesControl(gitDir: string, g: Gitlink, prefix = '', d
           GIT_MS,
         )
       : screenGit(store, ['ls-tree', '-r', '-z', '--full-tree', g.oid], undefined, LISTING_BYTES, GIT_MS);
-    if (r.code !== 0) return true; // a tree git could not list (in time, whole): not screened
+    // A tree git could not list (in time, whole): not screened, and remembered (the next ref to it pays nothing).
+    if (r.code !== 0) return keep(verdicts, key, true, MAX_CACHE);
     const listing = has[1] ? rawListing(r.stdout) : treeListing(r.stdout);
-    return keep(verdicts, key, listingChangesControl(store, listing, where, depth + 1), MAX_CACHE);
+    return keep(verdicts, key, listingChangesControl(store, listing, where, depth + 1, until), MAX_CACHE);
   }
   return true; // in no store: what the person's git would fetch or fail on was not screened
 }

@@ -125,3 +125,18 @@ test('rawListing: a merge’s combined header gives the result’s gitlink, old 
     'an abbreviated id: not screenable',
   );
 });
+
+test('submodule stores whose git hangs (alternates a FIFO) share one budget: carries one, in under 3 s', () => {
+  const s = superproject('m0');
+  for (let i = 0; i < 8; i++) {
+    const store = path.join(s.gitDir, 'modules', `m${i}`);
+    if (i > 0) git(base, ['init', '-q', '--bare', store]);
+    fs.mkdirSync(path.join(store, 'objects', 'info'), { recursive: true });
+    execFileSync('mkfifo', [path.join(store, 'objects', 'info', 'alternates')]);
+  }
+  const c = 'b'.repeat(40);
+  const link = linkCommit(s.root, 'm0', c);
+  const t0 = Date.now();
+  assert.equal(tipChangesControl(s.gitDir, link, s.head), true);
+  assert.ok(Date.now() - t0 < 3_000, `${Date.now() - t0} ms`);
+});
