@@ -55,6 +55,9 @@ const RAW = /^\n*(:+)(\d{6}(?: \d{6})+) ([0-9a-f]{40,64}(?: [0-9a-f]{40,64})+) (
 const TREE = /^(\d{6}) [a-z]+ ([0-9a-f]{40,64})\t(.*)$/s;
 const GITLINK = '160000';
 
+/** A name, and its lines too when it holds a newline (a separator git may print beside a name: checked both ways). */
+const withLines = (name: string): string[] => (name.includes('\n') ? [name, ...name.split('\n')] : [name]);
+
 /**
  * A `-z` raw diff (`diff-tree`, `log --raw`, `diff-index`): every path, and the gitlinks on its new
  * side. A record that is not a raw header is taken as a path (what `--name-only` gave).
@@ -67,12 +70,12 @@ export function rawListing(stdout: string): Listing {
     const modes = m?.[2]!.split(' ') ?? [];
     const ids = m?.[3]!.split(' ') ?? [];
     if (!m || modes.length !== m[1]!.length + 1 || ids.length !== modes.length) {
-      if (tokens[i] !== '') out.paths.push(tokens[i]!);
+      if (tokens[i] !== '') out.paths.push(...withLines(tokens[i]!));
       continue;
     }
     const names = tokens.slice(i + 1, i + 1 + (m[4] === 'R' || m[4] === 'C' ? 2 : 1));
     i += names.length;
-    out.paths.push(...names);
+    for (const n of names) out.paths.push(...withLines(n));
     // The new side is the last (the result's); the old, the first parent's.
     const p = names[names.length - 1];
     const [mode, id] = [modes[modes.length - 1]!, ids[ids.length - 1]!];

@@ -140,3 +140,11 @@ test('submodule stores whose git hangs (alternates a FIFO) share one budget: car
   assert.equal(tipChangesControl(s.gitDir, link, s.head), true);
   assert.ok(Date.now() - t0 < 3_000, `${Date.now() - t0} ms`);
 });
+
+test('rawListing: a name holding a newline and a forged header does not swallow the next gitlink (its lines are checked too)', () => {
+  const [o, n] = ['1'.repeat(40), '3'.repeat(40)];
+  const forged = `x\n:000000 100644 ${'0'.repeat(40)} ${o} A`;
+  const l = rawListing(`:000000 100644 ${'0'.repeat(40)} ${o} A\0${forged}\0:160000 160000 ${o} ${n} M\0sub\0`);
+  assert.deepEqual(l.gitlinks, [{ path: 'sub', oid: n, old: o }]);
+  assert.ok(rawListing(`:000000 100644 ${'0'.repeat(40)} ${o} A\0a/.envrc\n\0`).paths.includes('a/.envrc'));
+});

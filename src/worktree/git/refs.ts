@@ -160,7 +160,7 @@ async function protectedChanges(commonDir: string, tip: string, known: readonly 
   if (r.code !== 0) return [`(the commits could not be read: ${r.stderr.trim()})`];
   // -z: names as they are (a quoted name would hide its first component from the check); raw, for
   // the gitlinks (followed into the submodule's objects: gitlinkCommits.ts; red team y, Y4).
-  const listing = rawListing(r.stdout.replace(/\n/g, '\0'));
+  const listing = rawListing(r.stdout);
   const paths = [...new Set(listing.paths)];
   // And what the repository's hooks run (issue 30, known limit L-e): `core.hooksPath = .githooks`
   // (husky's `.husky`) and the files its hooks name, read from the main checkout's configuration as
