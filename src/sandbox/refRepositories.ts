@@ -18,7 +18,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readRefState } from './refFiles';
-import type { RefSnapshots } from './movedRefs';
+import { refSnapshots, type RefSnapshots } from './movedRefs';
 import { submoduleGitDirs } from './repoConfigTargets';
 import { gitEntriesOf } from './treeWatch';
 
@@ -93,4 +93,19 @@ export function denyWhole(denyWrite: string[], dirs: readonly string[]): void {
   };
   const kept = denyWrite.filter((p) => !below(path.resolve(p)));
   denyWrite.splice(0, denyWrite.length, ...kept, ...whole);
+}
+
+/**
+ * The refs of the working directories' repositories (movedRefs.ts refSnapshots) and of those nested in
+ * them; the git directories past the bound are denied whole in `denyWrite`.
+ */
+export async function allRefSnapshots(
+  roots: readonly string[],
+  gitRoots: readonly string[],
+  denyWrite: string[],
+  tick?: () => Promise<void>,
+): Promise<RefSnapshots> {
+  const refs = refSnapshots(roots);
+  denyWhole(denyWrite, await nestedRefSnapshots(refs, roots, gitRoots, tick));
+  return refs;
 }

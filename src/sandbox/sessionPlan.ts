@@ -23,8 +23,8 @@ import {
 } from './protect';
 import { manifestBins, type ManifestState } from './manifestBins';
 import { isLintManifest, lintKeysOf, type LintState } from './lintKeys';
-import { refSnapshots, type RefSnapshots } from './movedRefs';
-import { denyWhole, nestedRefSnapshots } from './refRepositories';
+import type { RefSnapshots } from './movedRefs';
+import { allRefSnapshots } from './refRepositories';
 import { stagedSnapshots, type StagedSnapshots } from './stagedHooks';
 import { objectSnapshotsSliced, type ObjectSnapshots } from './movedObjects';
 import { todoSnapshotsSliced, type TodoSnapshots } from './sequencerState';
@@ -46,6 +46,7 @@ import { worktreeGitAccess } from '../worktree/git';
 import { personPath, sandboxPrograms } from '../hostProcess/programs';
 import { sandboxGitFiles } from './gitEnv';
 import { recheckUnchecked } from './uncheckedCalls';
+import { registerSessionControlFiles } from './hookPathspecs';
 import { loopTicker, runAll, runSliced } from './loopSlices';
 
 let runtimeRoot: string | undefined;
@@ -196,6 +197,7 @@ export async function sessionSandboxPlan(scope: SessionCommandScope): Promise<Se
     // The checks after an earlier call here that threw (afterCall.ts): run again first; still throwing, no command.
     const rechecked = await recheckUnchecked(roots, scope.who);
     const extra = [...(scope.controlFiles ?? [])];
+    registerSessionControlFiles(extra); // a ref, staged entry or patch carries none either (red team z, Z5)
     // Inside a git directory (a worktree's git access) no protected name configures anything: not a root to guard.
     const allowed = (settings?.filesystem?.allowWrite ?? []).map((p) => realOrSelf(expandTilde(p, os.homedir())));
     const writable = allowed.filter((p) => !p.split(path.sep).includes('.git'));
@@ -228,8 +230,7 @@ export async function sessionSandboxPlan(scope: SessionCommandScope): Promise<Se
     const denyWrite = protectedDenyWrite(scan, roots, writable, allowed);
     await tick();
     const lint = lintKeysOf(lintFilesOf({ roots, gitRoots, nameRoots }));
-    const refs = refSnapshots(roots);
-    denyWhole(denyWrite, await nestedRefSnapshots(refs, roots, gitRoots, tick)); // nested ones (Z6); past the bound: denied
+    const refs = await allRefSnapshots(roots, gitRoots, denyWrite, tick); // nested ones too (Z6); past the bound: denied
     const staged = stagedSnapshots(repos);
     await tick();
     const objects = await objectSnapshotsSliced(repositoryDirs(roots, gitRoots), tick);
