@@ -75,6 +75,11 @@ function initHooks(text: string | undefined): string[] {
 function devbox(args: readonly string[], dir: string, io: NixIo): NixFollowed {
   const out = empty();
   const c = args.findIndex((a) => a === '-c' || a === '--config');
+  if (c < 0) {
+    const [here, ...up] = upTo(dir, 'devbox.json', io);
+    for (const d of up) merge(out, devbox(['--config', d], dir, io));
+    if (here === undefined) return out;
+  }
   const named = c >= 0 ? resolveWord(args[c + 1] ?? '', dir) : dir;
   if (named === undefined) return out;
   const config = named.endsWith('.json') ? named : path.join(named, 'devbox.json');
@@ -97,14 +102,28 @@ function devbox(args: readonly string[], dir: string, io: NixIo): NixFollowed {
   return out;
 }
 
+/**
+ * Where a tool looks `name` up when no directory is given (devbox, flox: `dir`, then its parents): `dir` and
+ * each parent up to the first that holds it (32 at the most; all of them when none does: one may be made).
+ */
+function upTo(dir: string, name: string, io: NixIo): string[] {
+  const out: string[] = [];
+  for (let d = dir; out.length < 32; d = path.dirname(d)) {
+    out.push(d);
+    if (io.read(path.join(d, name)) !== undefined || io.isDir(path.join(d, name)) || path.dirname(d) === d) break;
+  }
+  return out;
+}
+
 /** flox with `args` (after `flox activate`): that directory's `.flox` whole; a remote environment: none. */
-function flox(args: readonly string[], dir: string): NixFollowed {
+function flox(args: readonly string[], dir: string, io: NixIo): NixFollowed {
   const out = empty();
   if (args.some((a) => a === '-r' || a === '--reference' || a.startsWith('--reference='))) return out;
   const d = args.findIndex((a) => a === '-d' || a === '--dir');
   const eq = args.find((a) => a.startsWith('--dir='))?.slice('--dir='.length);
-  const at = resolveWord(eq ?? (d >= 0 ? (args[d + 1] ?? '') : '.'), dir);
-  if (at !== undefined && wholeOk(path.join(at, '.flox'), dir)) out.dirs.push(path.join(at, '.flox'));
+  const given = eq ?? (d >= 0 ? (args[d + 1] ?? '') : undefined);
+  const at = given === undefined ? upTo(dir, '.flox', io) : [resolveWord(given, dir)];
+  for (const a of at) if (a !== undefined && wholeOk(path.join(a, '.flox'), dir)) out.dirs.push(path.join(a, '.flox'));
   return out;
 }
 
@@ -146,11 +165,11 @@ export function devEnvNames(words: readonly string[], dir: string, io: NixIo): N
   }
   if (use === 'guix') return guix(rest, dir);
   if (use === 'devbox') return devbox(rest, dir, io);
-  if (use === 'flox') return flox(rest, dir);
+  if (use === 'flox') return flox(rest, dir, io);
   let out: NixFollowed | undefined;
   for (const [tool, sub, ...more] of substituted(words)) {
     if (tool === 'devbox') out = merge(out ?? empty(), devbox([sub ?? '', ...more], dir, io));
-    if (tool === 'flox' && sub === 'activate') out = merge(out ?? empty(), flox(more, dir));
+    if (tool === 'flox' && sub === 'activate') out = merge(out ?? empty(), flox(more, dir, io));
     if (tool === 'devenv') out ??= empty(); // `eval "$(devenv direnvrc)"`: its library; `use devenv` reads the files
   }
   return out;

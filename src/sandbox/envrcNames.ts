@@ -77,6 +77,18 @@ function useNames(kind: string, args: readonly string[], dir: string, io: NixIo,
 }
 
 /**
+ * nix-direnv's cache (`use nix`, `use flake`; devenv's direnvrc too): `.direnv/flake-profile-<hash>.rc`
+ * and `nix-profile-….rc` are sourced as they are at the person's next `cd` while newer than the files
+ * they watch — a write makes them so. `.direnv` whole; beside a `layout`'s virtualenv (which the agent's
+ * `pip install` writes), its files and links at the top (a new one is not followed).
+ */
+function direnvCache(dir: string, io: NixIo, layout: boolean): { files: string[]; dirs: string[] } {
+  const cache = path.join(dir, '.direnv');
+  if (!layout) return { files: [], dirs: [cache] };
+  return { files: io.list(cache).flatMap((e) => (e.dir ? [] : [path.join(cache, e.name)])), dirs: [] };
+}
+
+/**
  * What an `.envrc` in `dir` loads and puts on PATH. `io.read(file)`: a file's text (for `dotenv`'s
  * `PATH=` line, the Nix followed), or undefined; `io.layoutBins(dir)`: the bin directories under `.direnv` now.
  */
@@ -95,8 +107,13 @@ export function envrcNames(text: string, dir: string, io: EnvrcIo): NamedByConfi
     whole.push(...n.dirs);
     hooks.push(...n.hooks);
   };
+  let cached = false;
+  let layout = false;
   for (const words of shellCommands(text)) {
     const [cmd, ...args] = words;
+    const use = cmd === 'use' ? args[0] : cmd?.startsWith('use_') ? cmd.slice(4) : undefined;
+    cached ||= use === 'nix' || use === 'flake' || use === 'devenv';
+    layout ||= cmd === 'layout' || cmd?.startsWith('layout_') === true;
     const dev = devEnvNames(words, dir, io);
     if (dev) {
       loaded(dev);
@@ -160,6 +177,11 @@ export function envrcNames(text: string, dir: string, io: EnvrcIo): NamedByConfi
         }
       }
     }
+  }
+  if (cached) {
+    const c = direnvCache(dir, io, layout);
+    files.push(...c.files);
+    whole.push(...c.dirs);
   }
   const pathDirs = dirs.map((d) => ({ dir: d, managed: managed(d) }));
   const out: NamedByConfig = whole.length > 0 ? { files, pathDirs, dirs: whole } : { files, pathDirs };

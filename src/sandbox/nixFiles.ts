@@ -215,15 +215,10 @@ function addLiteral(s: Follow, p: string, from: string, before = ''): void {
 }
 
 /**
- * One path literal at `at` in `text` (the Nix file `from`): what it makes Nix read. Built on with plain
- * strings (`./. + "/nix/dev.nix"`): that path; with anything else (`./modules + "/${f}"`): the directory
- * the built path is in, whole; listed (`readDir ./modules`): whole; bound to a name (`dir = ./x;`):
- * recorded in `names` for boundDirs.
+ * `base` followed at `end` by `+ …`: built on with plain strings (`./. + "/nix/dev.nix"`), that path; with
+ * anything else (`./modules + "/${f}"`), the directory the built path is in, whole. False: no `+`.
  */
-function followLiteral(s: Follow, text: string, lit: string, at: number, from: string, names: Map<string, string>) {
-  const base = path.resolve(path.dirname(from), lit);
-  const end = at + lit.length;
-  const before = text.slice(Math.max(0, at - 80), at);
+function followPlus(s: Follow, text: string, base: string, end: number, from: string, before: string): boolean {
   let suffix = '';
   let rest = text.slice(end, end + 400);
   for (let m = PLUS_STRING.exec(rest); m; m = PLUS_STRING.exec(rest)) {
@@ -235,27 +230,40 @@ function followLiteral(s: Follow, text: string, lit: string, at: number, from: s
     const cut = built.lastIndexOf('/');
     s.whole(cut < 0 ? base : path.resolve(base + built.slice(0, cut + 1)));
   } else if (suffix !== '') addLiteral(s, path.resolve(base + suffix), from, before);
-  else if (LISTS.test(before)) s.whole(base);
-  else {
-    const bound = IDENT.exec(before)?.[1];
-    if (bound !== undefined) names.set(bound, base);
-    addLiteral(s, base, from, before);
-  }
+  return /^\s*\+/.test(text.slice(end, end + 400));
+}
+
+/** Names bound to a path literal per file, at the most (boundDirs). */
+const MAX_BOUND = 32;
+
+/**
+ * One path literal at `at` in `text` (the Nix file `from`): what it makes Nix read — built on (followPlus),
+ * listed (`readDir ./modules`: whole), or itself; bound to a name (`dir = ./x;`): recorded in `names`.
+ */
+function followLiteral(s: Follow, text: string, lit: string, at: number, from: string, names: Map<string, string>) {
+  const base = path.resolve(path.dirname(from), lit);
+  const before = text.slice(Math.max(0, at - 80), at);
+  if (followPlus(s, text, base, at + lit.length, from, before)) return;
+  if (LISTS.test(before)) return s.whole(base);
+  const bound = IDENT.exec(before)?.[1];
+  if (bound !== undefined && names.size < MAX_BOUND) names.set(bound, base);
+  addLiteral(s, base, from, before);
 }
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** Names bound to a directory literal (`dir = ./overlays;`) that the text uses with `+` or lists: whole. */
-function boundDirs(s: Follow, text: string, names: Map<string, string>): void {
+/** Names bound to a path literal (`dir = ./overlays;`) that the text builds on (followPlus) or lists (whole). */
+function boundDirs(s: Follow, text: string, from: string, names: Map<string, string>): void {
   if (names.size === 0) return;
-  const alt = [...names.keys()].slice(0, 32).map(escape).join('|');
+  const alt = [...names.keys()].map(escape).join('|');
   const used = new RegExp(
-    `(?<![\\w'-])(${alt})\\s*\\+|(?:readDir|listFilesRecursive|importTree|import-tree|\\bdirectory\\s*=)\\s*\\(?\\s*(${alt})(?![\\w'-])`,
+    `(?<![\\w'.-])(${alt})(?=\\s*\\+)|(?:readDir|listFilesRecursive|importTree|import-tree|\\bdirectory\\s*=)\\s*\\(?\\s*(${alt})(?![\\w'-])`,
     'g',
   );
   for (const m of text.matchAll(used)) {
-    const d = names.get(m[1] ?? m[2]!);
-    if (d !== undefined && s.isDir(d)) s.whole(d);
+    const d = names.get(m[1] ?? m[2]!)!;
+    if (m[1] !== undefined) followPlus(s, text, d, m.index + m[1].length, from, '');
+    else s.whole(d);
   }
 }
 
@@ -290,7 +298,7 @@ export function withNixImports(
     const text = t?.text ?? io.read(f) ?? '';
     const names = new Map<string, string>();
     for (const m of text.matchAll(NIX_PATHS)) followLiteral(s, text, m[1]!, m.index, f, names);
-    boundDirs(s, text, names);
+    boundDirs(s, text, f, names);
     for (const m of text.matchAll(FLAKE_INPUTS)) {
       const d = flakeRefDir(m[1]!, path.dirname(f));
       if (d !== undefined) for (const n of ['flake.nix', 'flake.lock']) s.add(path.join(d, n), n === 'flake.nix');

@@ -136,7 +136,12 @@ function open(files: Record<string, string>, want: readonly string[], dirs: read
   const root = path.join(base, `n${++seq}`);
   mkdirSync(root, { recursive: true });
   plant(root, files);
-  const got = toolConfigTargets([root]);
+  // Deeper `.envrc` files, as the protection scan records them.
+  const found = Object.keys(files).filter((f) => path.basename(f) === '.envrc');
+  const got = toolConfigTargets(
+    [root],
+    found.map((f) => path.join(root, f)),
+  );
   const files_ = new Set(got.filter((e) => e.kind === 'file').map((e) => path.relative(root, e.path)));
   const dirs_ = new Set(got.filter((e) => e.kind === 'dir').map((e) => path.relative(root, e.path)));
   return [...want.filter((w) => !files_.has(w)), ...dirs.filter((d) => !dirs_.has(d)).map((d) => `${d}/`)];
@@ -272,4 +277,51 @@ test('rule: the file tools refuse what a whole directory or a data literal holds
   assert.match(toolConfigWriteRefusal(path.join(root, '.flox', 'env', 'manifest.toml'), 'x') ?? '', /loads it/);
   assert.equal(toolConfigWriteRefusal(path.join(root, 'src', 'app.ts'), 'x'), undefined);
   assert.equal(toolConfigWriteRefusal(path.join(root, 'notes.md'), 'x'), undefined);
+});
+
+// nix-direnv's cache: `.direnv/flake-profile-<hash>.rc` is sourced at the person's next `cd` while it is newer
+// than the files it watches (the agent's write makes it so), and a new one is read the same way.
+test('direnv cache (dontAsk): nix-direnv’s .direnv/*.rc hold nothing of the agent’s after the call, new ones too', async (t) => {
+  if (skip) return t.skip(skip);
+  const left = await written(
+    t,
+    {
+      '.envrc': 'use flake\n',
+      'flake.nix': '{ outputs = _: {}; }\n',
+      '.direnv/flake-profile-a1b2.rc': 'export X=1\n',
+    },
+    ['.direnv/flake-profile-a1b2.rc', '.direnv/nix-profile-2.18-c3d4.rc'],
+  );
+  assert.deepEqual(left, [], 'the cached environment the person’s direnv sources, rewritten or added by the agent');
+});
+
+test('rule: a name bound to a directory literal built on with a plain string; devbox and flox looked up in parents; .direnv beside a layout', () => {
+  const left = [
+    ...open(
+      {
+        '.envrc': 'use nix\n',
+        'shell.nix': shellNix('let src = ./.; in import (src + "/nix/dev.nix") { inherit pkgs; }'),
+      },
+      ['nix/dev.nix'],
+    ),
+    ...open(
+      {
+        'sub/.envrc': 'eval "$(devbox generate direnv --print-envrc)"\neval "$(flox activate)"\n',
+        'devbox.json': '{}',
+        '.flox/env/manifest.toml': 'x',
+      },
+      ['devbox.json', 'sub/devbox.json'],
+      ['.flox', 'sub/.flox', '.devbox'],
+    ),
+    ...open(
+      {
+        '.envrc': 'layout python\nuse nix\n',
+        'shell.nix': 'x',
+        '.direnv/nix-profile-a.rc': 'x',
+        '.direnv/python-3.12/bin/python': 'x',
+      },
+      ['.direnv/nix-profile-a.rc'],
+    ),
+  ];
+  assert.deepEqual(left, [], 'files or directories not protected');
 });
