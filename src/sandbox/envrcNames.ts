@@ -76,6 +76,17 @@ function useNames(kind: string, args: readonly string[], dir: string, io: NixIo,
   return withNixImports(use.files, io, dir, search, use.exprs);
 }
 
+/** `use …` lines and `$(…)` integrations of one `.envrc` read, at the most. */
+const MAX_USES = 32;
+
+/** Is this integration line (`use …`, `eval "$(…)"`) new, and within MAX_USES (each follows up to 64 files)? */
+function firstUse(seen: Set<string>, words: readonly string[]): boolean {
+  const key = words.join('\0');
+  if (seen.has(key) || seen.size >= MAX_USES) return false;
+  seen.add(key);
+  return true;
+}
+
 /**
  * nix-direnv's cache (`use nix`, `use flake`; devenv's direnvrc too): `.direnv/flake-profile-<hash>.rc`
  * and `nix-profile-….rc` are sourced as they are at the person's next `cd` while newer than the files
@@ -109,11 +120,13 @@ export function envrcNames(text: string, dir: string, io: EnvrcIo): NamedByConfi
   };
   let cached = false;
   let layout = false;
+  const seen = new Set<string>();
   for (const words of shellCommands(text)) {
     const [cmd, ...args] = words;
     const use = cmd === 'use' ? args[0] : cmd?.startsWith('use_') ? cmd.slice(4) : undefined;
     cached ||= use === 'nix' || use === 'flake' || use === 'devenv';
     layout ||= cmd === 'layout' || cmd?.startsWith('layout_') === true;
+    if ((use !== undefined || cmd === 'eval') && !firstUse(seen, words)) continue;
     const dev = devEnvNames(words, dir, io);
     if (dev) {
       loaded(dev);
@@ -178,11 +191,7 @@ export function envrcNames(text: string, dir: string, io: EnvrcIo): NamedByConfi
       }
     }
   }
-  if (cached) {
-    const c = direnvCache(dir, io, layout);
-    files.push(...c.files);
-    whole.push(...c.dirs);
-  }
+  if (cached) loaded({ ...direnvCache(dir, io, layout), hooks: [] });
   const pathDirs = dirs.map((d) => ({ dir: d, managed: managed(d) }));
   const out: NamedByConfig = whole.length > 0 ? { files, pathDirs, dirs: whole } : { files, pathDirs };
   // A shellHook runs in the person's shell at the `.envrc`'s directory (direnv's `use nix` / `use flake`).

@@ -135,15 +135,66 @@ const NIX_PATHS = /(?<![\w/.-])(\.{1,2}(?:\/[\w.+-]+)+)(?![\w/])/g;
 const FLAKE_INPUTS = /\burl\s*=\s*"((?:path:|git\+file:)[^"]*)"/g;
 /** `<name>` / `<name/sub>` search path lookups. */
 const ANGLE = /<([\w.+-]+)((?:\/[\w.+-]+)*)>/g;
-/** Calls that read a directory's entries (nixpkgs lib, import-tree, packagesFromDirectoryRecursive's `directory =`). */
-const LISTS = /(?:readDir|listFilesRecursive|importTree|import-tree|\bdirectory\s*=)\s*\(?\s*$/;
-/** A Nix identifier (not a path, number or keyword's neighbour). */
-const IDENT = /([A-Za-z_][\w'-]*)\s*[=?]\s*$/;
-/** `+ "plain string"` after a path (no antiquotation). */
-const PLUS_STRING = /^\s*\+\s*"((?:[^"\\$]|\\.|\$(?!\{))*)"/;
-/** Before a literal, a call that reads it as shell code (a shellHook) or TOML (numtide devshell). */
-const READ_AS_HOOK = /\b(?:shellHook|enterShell)\s*=\s*(?:builtins\.)?readFile\s*\(?\s*$/;
-const READ_AS_TOML = /importTOML\s*\(?\s*$/;
+/** `+ "plain string"` (no antiquotation) at lastIndex, and `+` alone. */
+const PLUS_STRING = /\s*\+\s*"((?:[^"\\$]|\\.|\$(?!\{))*)"/y;
+const PLUS = /\s*\+\s*(?:"([^"$\\]*))?/y;
+/** Calls that read a directory's entries (nixpkgs lib, import-tree; packagesFromDirectoryRecursive's `directory =`). */
+const LISTS = ['readDir', 'listFilesRecursive', 'importTree', 'import-tree'];
+
+/** What precedes a path literal in Nix code, as far as its reading goes. */
+interface Preceding {
+  /** Listed: `readDir ./modules`, `directory = ./pkgs`. */
+  list: boolean;
+  /** Bound to this name (`dir = ./x`, `{ dir ? ./x }`). */
+  name?: string;
+  /** Read as shell code (`shellHook = builtins.readFile ./x`) or TOML (`importTOML ./x`). */
+  as?: 'hook' | 'toml';
+}
+
+/** A character of a Nix identifier or attribute path (`builtins.readDir`, `x86_64-linux`, `x'`). */
+const wordChar = (c: string | undefined): boolean =>
+  c !== undefined &&
+  ((c >= 'a' && c <= 'z') ||
+    (c >= 'A' && c <= 'Z') ||
+    (c >= '0' && c <= '9') ||
+    c === '_' ||
+    c === "'" ||
+    c === '.' ||
+    c === '-');
+
+/**
+ * What precedes the literal at `at`, read backwards from it over 80 characters at the most (a regex tried
+ * at each position of a window was quadratic in it, and a slice per literal fed the collector).
+ */
+function preceding(text: string, at: number): Preceding {
+  const stop = Math.max(0, at - 80);
+  const blank = (c: string | undefined) => c === ' ' || c === '\t' || c === '\n' || c === '\r';
+  const back = (j: number, skip: (c: string | undefined) => boolean) => {
+    while (j >= stop && skip(text[j])) j--;
+    return j;
+  };
+  const word = (j: number) => {
+    const end = j + 1;
+    j = back(j, wordChar);
+    return { word: text.slice(j + 1, end), j };
+  };
+  let j = back(at - 1, (c) => blank(c) || c === '(');
+  const c = text[j];
+  if (c === '=' || c === '?') {
+    if (c === '=' && /[=!<>]/.test(text[j - 1] ?? '')) return { list: false };
+    const w = word(back(j - 1, blank));
+    if (!/^[A-Za-z_][\w'-]*$/.test(w.word)) return { list: false };
+    return { list: w.word === 'directory', name: w.word };
+  }
+  const w = word(j);
+  const last = w.word.slice(w.word.lastIndexOf('.') + 1);
+  if (LISTS.includes(last)) return { list: true };
+  if (last === 'importTOML') return { list: false, as: 'toml' };
+  if (last !== 'readFile') return { list: false };
+  j = back(w.j, blank);
+  const attr = text[j] === '=' ? word(back(j - 1, blank)).word : '';
+  return attr === 'shellHook' || attr === 'enterShell' ? { list: false, as: 'hook' } : { list: false };
+}
 
 /** What a path `p` (a literal, or one built on a directory literal) makes Nix read: files, and whether they are Nix code. */
 function literalFiles(p: string, from: string, isDir: (p: string) => boolean): { file: string; nix: boolean }[] {
@@ -203,34 +254,37 @@ class Follow {
   }
 }
 
-/** What `p` makes Nix read, added to `s` (and read as a hook's lines when `before` reads it as shell code or TOML). */
-function addLiteral(s: Follow, p: string, from: string, before = ''): void {
-  const asHook = READ_AS_HOOK.test(before);
-  const asToml = READ_AS_TOML.test(before);
+/** What `p` makes Nix read, added to `s` (and read as a hook's lines when `as` says it is shell code or TOML). */
+function addLiteral(s: Follow, p: string, from: string, as?: Preceding['as']): void {
   for (const l of literalFiles(p, from, s.isDir)) {
     s.add(l.file, l.nix);
-    const body = asHook || asToml ? s.io.read(l.file) : undefined;
-    if (body !== undefined) s.hooks.push(...(asToml ? tomlStrings(body) : [body]));
+    const body = as ? s.io.read(l.file) : undefined;
+    if (body !== undefined) s.hooks.push(...(as === 'toml' ? tomlStrings(body) : [body]));
   }
 }
 
 /**
  * `base` followed at `end` by `+ …`: built on with plain strings (`./. + "/nix/dev.nix"`), that path; with
- * anything else (`./modules + "/${f}"`), the directory the built path is in, whole. False: no `+`.
+ * anything else (`./modules + "/${f}"`), the directory the built path is in, whole. False: no `+`. Reads
+ * 400 characters past `end` at the most.
  */
-function followPlus(s: Follow, text: string, base: string, end: number, from: string, before: string): boolean {
+function followPlus(s: Follow, text: string, base: string, end: number, from: string): boolean {
   let suffix = '';
-  let rest = text.slice(end, end + 400);
-  for (let m = PLUS_STRING.exec(rest); m; m = PLUS_STRING.exec(rest)) {
+  let at = end;
+  for (PLUS_STRING.lastIndex = at; at - end < 400; PLUS_STRING.lastIndex = at) {
+    const m = PLUS_STRING.exec(text);
+    if (!m) break;
     suffix += m[1]!;
-    rest = rest.slice(m[0].length);
+    at = PLUS_STRING.lastIndex;
   }
-  if (/^\s*\+/.test(rest)) {
-    const built = suffix + (/^\s*\+\s*"([^"$\\]*)/.exec(rest)?.[1] ?? '');
+  PLUS.lastIndex = at;
+  const more = PLUS.exec(text);
+  if (more) {
+    const built = suffix + (more[1] ?? '');
     const cut = built.lastIndexOf('/');
     s.whole(cut < 0 ? base : path.resolve(base + built.slice(0, cut + 1)));
-  } else if (suffix !== '') addLiteral(s, path.resolve(base + suffix), from, before);
-  return /^\s*\+/.test(text.slice(end, end + 400));
+  } else if (suffix !== '') addLiteral(s, path.resolve(base + suffix), from);
+  return more !== null || suffix !== '';
 }
 
 /** Names bound to a path literal per file, at the most (boundDirs). */
@@ -242,12 +296,11 @@ const MAX_BOUND = 32;
  */
 function followLiteral(s: Follow, text: string, lit: string, at: number, from: string, names: Map<string, string>) {
   const base = path.resolve(path.dirname(from), lit);
-  const before = text.slice(Math.max(0, at - 80), at);
-  if (followPlus(s, text, base, at + lit.length, from, before)) return;
-  if (LISTS.test(before)) return s.whole(base);
-  const bound = IDENT.exec(before)?.[1];
-  if (bound !== undefined && names.size < MAX_BOUND) names.set(bound, base);
-  addLiteral(s, base, from, before);
+  if (followPlus(s, text, base, at + lit.length, from)) return;
+  const before = preceding(text, at);
+  if (before.list) return s.whole(base);
+  if (before.name !== undefined && names.size < MAX_BOUND) names.set(before.name, base);
+  addLiteral(s, base, from, before.as);
 }
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -262,7 +315,7 @@ function boundDirs(s: Follow, text: string, from: string, names: Map<string, str
   );
   for (const m of text.matchAll(used)) {
     const d = names.get(m[1] ?? m[2]!)!;
-    if (m[1] !== undefined) followPlus(s, text, d, m.index + m[1].length, from, '');
+    if (m[1] !== undefined) followPlus(s, text, d, m.index + m[1].length, from);
     else s.whole(d);
   }
 }
