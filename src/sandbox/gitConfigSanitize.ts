@@ -104,6 +104,10 @@ export function sanitizeGitConfig(file: string, force: boolean): string[] | unde
   if ('gone' in safe) return [safe.gone];
   const { text, removed } = safe;
   if (removed.length === 0) return [];
+  // Gone while git read it (the command removes its directory: an mv across mounts, an rm -r): nothing to
+  // rewrite, and no lock made in a directory being removed, whose last rmdir then failed "Directory not
+  // empty" (the row red-issue30-depth "bypass (bare repository)" under load; session 29).
+  if (!fs.lstatSync(file, { throwIfNoEntry: false })) return [];
   const lock = `${path.resolve(file)}.lock`;
   let fd: number;
   try {

@@ -12,6 +12,8 @@
 // `--include`/`--exclude` options: git reads `--dir` as `--directory`, V14), or a `threeway` it wrote, or
 // any patch it wrote while `threeway` is there (am -3's fallback follows renames into the hooks, V20) —
 // removes the operation's state, named: it can be neither continued nor skipped into the patch.
+// So does a waiting patch that changes a package.json key the person's hooks or tools run, applied as am
+// would apply it (patchManifests.ts; W9's class, session 29).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { readdirOwned, readRegularFile, removeTree } from './anchored';
@@ -19,6 +21,7 @@ import { hookPathspecs, hooksUnread } from './hookPathspecs';
 import { protectedRepositoryEntry } from '../permissions/protectedPaths';
 import { commonDirOf } from './repoConfigTargets';
 import { gitlinkChangesControl, patchGitlinks } from './gitlinkCommits';
+import { namesManifest, patchesChangeManifestKeys } from './patchManifests';
 
 const APPLY = 'rebase-apply';
 /** A patch file's name in the am state: numbered, or the current one. */
@@ -149,18 +152,24 @@ const SAFE_APPLY_OPT =
 
 /** Is an `apply-opt` text (git's shell-quoted words, as am reads them: quote.c sq_dequote) only safe options? */
 function applyOptsSafe(text: string): boolean {
+  return applyOptWords(text)?.every((w) => SAFE_APPLY_OPT.test(w)) ?? false;
+}
+
+/** An `apply-opt` text's words, or undefined when it is not git's shell quoting. */
+function applyOptWords(text: string): string[] | undefined {
   const s = text.trim();
+  const words: string[] = [];
   let i = 0;
   while (i < s.length) {
     if (/\s/.test(s[i]!)) {
       i++;
       continue;
     }
-    if (s[i] !== "'") return false;
+    if (s[i] !== "'") return undefined;
     let word = '';
     for (;;) {
       const end = s.indexOf("'", i + 1);
-      if (end < 0) return false;
+      if (end < 0) return undefined;
       word += s.slice(i + 1, end);
       i = end + 1;
       // `'\''` and `'\!'`: a quote or a `!` between two quoted parts of one word.
@@ -168,10 +177,10 @@ function applyOptsSafe(text: string): boolean {
       word += s[i + 1];
       i += 2;
     }
-    if (i < s.length && !/\s/.test(s[i]!)) return false;
-    if (!SAFE_APPLY_OPT.test(word)) return false;
+    if (i < s.length && !/\s/.test(s[i]!)) return undefined;
+    words.push(word);
   }
-  return true;
+  return words;
 }
 
 /** Why a patch file the command wrote is refused; undefined when it touches nothing of the hooks. */
@@ -195,6 +204,39 @@ function patchVerdict(p: string, specs: readonly string[]): string | undefined {
   return links === undefined || links.some((g) => gitlinkChangesControl(gitDir, g))
     ? 'moves a gitlink to a submodule commit that changes a protected path there (or could not be screened)'
     : undefined;
+}
+
+/** Does a patch file of the am state name a package.json (undefined: it cannot be read)? */
+function patchNamesManifest(p: string): boolean | undefined {
+  const text = readRegularFile(p, MAX_PATCH);
+  return typeof text === 'string' ? namesManifest(patchNames(text)) : undefined;
+}
+
+/**
+ * A changed waiting patch that names a package.json, when the waiting patches, applied as am would,
+ * change a key the sandbox may not write (patchManifests.ts): [that patch, why].
+ */
+function manifestVerdict(dir: string, changed: readonly string[]): [string, string] | undefined {
+  const named = changed.filter((p) => PATCH.test(path.basename(p)) && path.basename(p) !== 'patch');
+  const first = named.find((p) => patchNamesManifest(p) !== false);
+  if (!first) return undefined;
+  let all: string[];
+  try {
+    all = readdirOwned(dir)
+      .map((e) => e.name)
+      .filter((n) => /^\d{4,}$/.test(n) && patchNamesManifest(path.join(dir, n)) !== false);
+  } catch {
+    all = [];
+  }
+  const opt = readRegularFile(path.join(dir, 'apply-opt'), 64 << 10);
+  const opts = (typeof opt === 'string' ? applyOptWords(opt) : [])?.filter(
+    (w) => SAFE_APPLY_OPT.test(w) && w !== '--reject',
+  );
+  if (!patchesChangeManifestKeys(dir, all, opts ?? [])) return undefined;
+  return [
+    first,
+    'changes a package.json key the person’s hooks or tools run (a script a hook runs, a control key: W9)',
+  ];
 }
 
 /**
@@ -224,6 +266,8 @@ export function undoHookPatches(
         which = p;
         if (why) break;
       }
+      const keys = why ? undefined : manifestVerdict(dir, changed);
+      if (keys) [which, why] = keys;
     }
     if (!why) continue;
     let ok = true;

@@ -9,6 +9,7 @@ import { parseIgnorePattern, type IgnoreRule } from './gitignore';
 import { globToRegExp } from './globPattern';
 import { throwIfAborted } from './paths';
 import { walkFiles, type WalkEntry } from './walk';
+import { matchLinesSliced, matchSpansSliced, PatternTimeoutError, SLICE_LIMIT_MS } from './grepSlices';
 import { GrepPatternError, OPEN_ACCESS, type GrepEngineResult, type GrepFileHit, type GrepQuery } from './grepTypes';
 
 // ---------------------------------------------------------------------------------------------
@@ -16,6 +17,9 @@ import { GrepPatternError, OPEN_ACCESS, type GrepEngineResult, type GrepFileHit,
 
 const JS_MAX_FILE_BYTES = 100 * 1024 * 1024;
 const JS_CONCURRENCY = 8;
+/** After this many files each ran the pattern past SLICE_LIMIT_MS, the rest are not searched (issue 30). */
+const JS_MAX_PATTERN_TIMEOUTS = 3;
+const SEARCH_STOPPED = new Error('the search stopped: the pattern ran too long on too many files');
 
 /**
  * Compiles a ripgrep (Rust regex) pattern as a JavaScript RegExp. Translates the differences
@@ -51,39 +55,6 @@ export function compileJsRegex(pattern: string, opts: { caseInsensitive: boolean
       );
     }
   }
-}
-
-/** Match spans, skipping an empty match right where the previous match ended (as Rust's regex does). */
-function matchSpans(re: RegExp, s: string, max = Infinity): Array<[number, number]> {
-  const spans: Array<[number, number]> = [];
-  re.lastIndex = 0;
-  let prevEnd = -1;
-  while (spans.length < max) {
-    const m = re.exec(s);
-    if (!m) break;
-    const start = m.index;
-    const end = start + m[0].length;
-    if (end === start) {
-      // Step over a whole code point: in unicode mode a lastIndex inside a surrogate pair backs up
-      // to the pair's start, and the same empty match would come back forever (e.g. '' on '🌍').
-      const c = s.charCodeAt(start);
-      const pair =
-        re.unicode &&
-        c >= 0xd800 &&
-        c <= 0xdbff &&
-        start + 1 < s.length &&
-        (s.charCodeAt(start + 1) & 0xfc00) === 0xdc00;
-      re.lastIndex = start + (pair ? 2 : 1);
-      if (start === prevEnd) {
-        if (start >= s.length) break;
-        continue;
-      }
-    }
-    spans.push([start, end]);
-    prevEnd = end;
-    if (start >= s.length) break;
-  }
-  return spans;
 }
 
 interface OverrideRule {
@@ -134,7 +105,7 @@ async function listCandidateFiles(q: GrepQuery, rootReal: string): Promise<strin
   return files.filter((f) => forced.has(f) || typeRes.some((re) => re.test(path.basename(f))));
 }
 
-function searchText(text: string, re: RegExp, q: GrepQuery): GrepFileHit | null {
+async function searchText(text: string, re: RegExp, q: GrepQuery): Promise<GrepFileHit | null> {
   let lines = text.split('\n');
   if (lines.length > 0 && lines[lines.length - 1] === '') lines = lines.slice(0, -1);
   const matched = new Set<number>(); // 0-based line indexes
@@ -149,7 +120,7 @@ function searchText(text: string, re: RegExp, q: GrepQuery): GrepFileHit | null 
   const wantAll = q.mode !== 'files_with_matches';
 
   if (q.multiline) {
-    const spans = matchSpans(re, text, wantAll ? Infinity : 1);
+    const spans = await matchSpansSliced(re, text, wantAll ? Infinity : 1, q.signal);
     if (spans.length === 0) return null;
     count = spans.length;
     if (q.mode === 'content') {
@@ -173,15 +144,11 @@ function searchText(text: string, re: RegExp, q: GrepQuery): GrepFileHit | null 
       }
     }
   } else {
-    for (let i = 0; i < lines.length; i++) {
-      const spans = matchSpans(re, lines[i] as string, wantAll ? Infinity : 1);
-      const n = spans.length;
-      if (n === 0) continue;
+    for (const [i, spans] of await matchLinesSliced(re, lines, !wantAll, q.signal)) {
       if (q.onlyMatching && q.mode === 'content')
         for (const [s, e] of spans) addPart(i, (lines[i] as string).slice(s, e));
-      count += n;
+      count += spans.length;
       matched.add(i);
-      if (!wantAll) break;
     }
     if (count === 0) return null;
   }
@@ -204,6 +171,35 @@ function searchText(text: string, re: RegExp, q: GrepQuery): GrepFileHit | null 
   return hit;
 }
 
+/**
+ * A candidate file's text: a string, `'refused'` (it changed while searched), or undefined (unreadable,
+ * binary, or too large: skipped as rg --no-messages does; too large with a warning).
+ */
+async function readText(
+  file: string,
+  check: RealPathCheck,
+  warnings: string[],
+): Promise<string | 'refused' | undefined> {
+  let buf: Buffer;
+  try {
+    const { fh, stat } = await openFileBound(file, check);
+    try {
+      if (stat.size > JS_MAX_FILE_BYTES) {
+        warnings.push(`${file}: skipped (larger than ${JS_MAX_FILE_BYTES} bytes)`);
+        return undefined;
+      }
+      buf = await fh.readFile();
+    } finally {
+      await fh.close();
+    }
+  } catch (err) {
+    return isAccessRefused(err) ? 'refused' : undefined;
+  }
+  if (buf.includes(0)) return undefined; // binary (ripgrep stops searching a file at a NUL byte)
+  const text = buf.toString('utf8');
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 export async function runJavaScript(q: GrepQuery): Promise<GrepEngineResult> {
   const re = compileJsRegex(q.pattern, { caseInsensitive: q.caseInsensitive, multiline: q.multiline });
   const access = q.access ?? OPEN_ACCESS;
@@ -222,39 +218,46 @@ export async function runJavaScript(q: GrepQuery): Promise<GrepEngineResult> {
   const warnings: string[] = [];
   let next = 0;
   let changed = 0;
+  let timedOut = 0;
+  let left = 0; // files not searched once the search stopped
+  // Stops the slices of files already being searched, too, once JS_MAX_PATTERN_TIMEOUTS files timed out.
+  const stop = new AbortController();
+  const sq: GrepQuery = { ...q, signal: q.signal ? AbortSignal.any([q.signal, stop.signal]) : stop.signal };
   const worker = async (): Promise<void> => {
     // Each worker needs its own RegExp: lastIndex is state.
     const myRe = new RegExp(re.source, re.flags);
     while (next < files.length) {
       throwIfAborted(q.signal);
       const file = files[next++] as string;
-      let buf: Buffer;
+      const text = await readText(file, check, warnings);
+      if (text === 'refused') changed++;
+      if (typeof text !== 'string' || text === 'refused') continue;
+      if (timedOut >= JS_MAX_PATTERN_TIMEOUTS) {
+        left++;
+        continue;
+      }
       try {
-        const { fh, stat } = await openFileBound(file, check);
-        try {
-          if (stat.size > JS_MAX_FILE_BYTES) {
-            warnings.push(`${file}: skipped (larger than ${JS_MAX_FILE_BYTES} bytes)`);
-            continue;
-          }
-          buf = await fh.readFile();
-        } finally {
-          await fh.close();
+        const hit = await searchText(text, myRe, sq);
+        if (hit) {
+          hit.path = file;
+          hits.push(hit);
         }
       } catch (err) {
-        if (isAccessRefused(err)) changed++;
-        continue; // unreadable: skipped, as rg --no-messages does
-      }
-      if (buf.includes(0)) continue; // binary (ripgrep stops searching a file at a NUL byte)
-      let text = buf.toString('utf8');
-      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      const hit = searchText(text, myRe, q);
-      if (hit) {
-        hit.path = file;
-        hits.push(hit);
+        if (err === SEARCH_STOPPED) left++;
+        else if (!(err instanceof PatternTimeoutError)) throw err;
+        else {
+          warnings.push(`${file}: not searched: ${err.message}`);
+          if (++timedOut === JS_MAX_PATTERN_TIMEOUTS) stop.abort(SEARCH_STOPPED);
+        }
       }
     }
   };
   await Promise.all(Array.from({ length: Math.min(JS_CONCURRENCY, files.length) }, worker));
   if (changed > 0) warnings.push(`${changed} file${changed === 1 ? '' : 's'} not searched: changed while searched`);
+  // First, so that the tool result's cut of its warnings keeps it.
+  if (left > 0)
+    warnings.unshift(
+      `${left} file${left === 1 ? '' : 's'} not searched: the search stopped after ${timedOut} files each ran the pattern over ${SLICE_LIMIT_MS / 1000} s`,
+    );
   return { engine: 'javascript', hits, warnings };
 }

@@ -328,13 +328,19 @@ test('bypass (deep names): the person’s deep `.claude` cannot be swapped by re
   assert.equal(read(path.join(deep, '.claude', 'settings.json')), DENY_SETTINGS);
 });
 
+// The session temp dir is another mount in the sandbox: mv copies, then removes the source. The live guard
+// watches the temp dir's git directories too and rewrites `$b/config` without its core.fsmonitor under git's
+// own lock (`config.lock`, then a rename): when that lands while mv removes `$b`, mv's last rmdir fails
+// "Directory not empty" (seen once in a full run under load, session 28). The copy is whole by then; the
+// row's question is about the copy, so that one failure of mv is not the row's.
 test('bypass (bare repository): renamed in from the session temp dir with core.fsmonitor and core.worktree — the person’s git there runs nothing after the call', async (t) => {
   if (skip) return t.skip(skip);
   const { root, marks } = project();
   const out = await bash(
     root,
     `set -e; b="$TMPDIR/bb"; git init -q --bare "$b"; git -C "$b" config core.bare false; git -C "$b" config core.worktree "${root}"; ` +
-      `git -C "$b" config core.fsmonitor "touch ${marks}/renamed"; mkdir -p m/n/o/p/q/r; mv "$b" m/n/o/p/q/r/bb; echo moved`,
+      `git -C "$b" config core.fsmonitor "touch ${marks}/renamed"; mkdir -p m/n/o/p/q/r; ` +
+      `mv "$b" m/n/o/p/q/r/bb 2>"$TMPDIR/mv.err" || grep -q "cannot remove '$b" "$TMPDIR/mv.err"; test -f m/n/o/p/q/r/bb/HEAD; echo moved`,
   );
   assert.match(out.output, /moved/, out.output);
   spawnSync('git', ['status', '--porcelain'], {
