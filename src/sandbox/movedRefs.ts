@@ -322,6 +322,7 @@ function undoCarriedLogs(
   const oids = new Set(logs.flatMap((l) => l.lines.flatMap((x) => x.fresh.filter((f) => /^[0-9a-f]+$/.test(f)))));
   const hostile =
     words.size + [...oids].filter((o) => knownVerdict(`${gitDir}\0${o}`) === undefined).length > MAX_CHECKS;
+  if (!hostile) treesOf(gitDir, [...oids]); // one git run for the trees the verdicts are kept by
   const verdict = new Map<string, boolean>();
   const until = Date.now() + (live?.budgetMs ?? LINES_BUDGET_MS);
   let specs: readonly string[] | undefined;
