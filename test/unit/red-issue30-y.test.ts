@@ -33,7 +33,7 @@ const words = (out: { status: string; text: string }, n = 600) => `${out.status}
 // commit (a message apart) over one tree bomb (16^6 paths: carriesGitDirectory's `ls-tree -r` fills its
 // 32 MiB in ~0.15 s, the verdict is remembered by commit id, not tree). The worker's event loop is held
 // for the sum — every command may do it again with fresh commits. Fixed (fixd, session 29): the screen after
-// a call has 1 s for all its git runs (movedRefs.ts BUDGET_MS, screenGit.ts withScreenBudget; the rest put
+// a call has 1.5 s for all its git runs (movedRefs.ts BUDGET_MS, screenGit.ts withScreenBudget; the rest put
 // back unscreened) and keeps a listing's verdict by tree: the bomb is listed once (0.55 s held, was 22 s).
 // The live guard may take a ref's `.lock` out during `update-ref --stdin` (a race of its own): tried again.
 test('Y1 (dontAsk): 200 branches at distinct commits over one tree bomb do not hold the worker’s event loop (a timer’s lag under 3 s) after the call', async (t) => {
