@@ -10,8 +10,10 @@
 // At any depth (a new `packages/app/.envrc` runs at the person's next `cd` there). Through the door,
 // with the screens' git; what git could not answer in time or within its bounds counts as carrying one.
 // A listing's verdict is kept by tree too (red team y, Y1: 200 commits over one tree bomb, each listed
-// again): one bomb is paid for once.
+// again): one bomb is paid for once. A gitlink a commit moves is followed into the submodule's objects
+// (gitlinkCommits.ts; red team y, Y4).
 import { protectedRepositoryEntry } from '../permissions/protectedPaths';
+import { listingChangesControl, rawListing, treeListing } from './gitlinkCommits';
 import { screenGit, unanswered, type ScreenResult } from './screenGit';
 import { keep, recall } from './verdictCache';
 
@@ -33,7 +35,6 @@ const tracked = new Map<string, readonly string[]>();
 const trees = new Map<string, string>();
 
 const paths = (stdout: string) => stdout.split('\0').filter((p) => p !== '');
-const anyControl = (names: readonly string[]) => names.some((p) => protectedRepositoryEntry(p) !== undefined);
 
 /** Kept for the check after a call; a live round's in its own map (verdictCache.ts: its objects are not verified yet). */
 const remember = <T>(cache: Map<string, T>, key: string, v: T): T => keep(cache, key, v, MAX_CACHE);
@@ -55,10 +56,10 @@ export function tipChangesControl(gitDir: string, oid: string, base: string | un
   if (same !== undefined) return remember(tips, key, same);
   const r =
     base === undefined
-      ? screenGit(gitDir, ['ls-tree', '-r', '-z', '--name-only', '--full-tree', oid], undefined, LISTING_BYTES, GIT_MS)
+      ? screenGit(gitDir, ['ls-tree', '-r', '-z', '--full-tree', oid], undefined, LISTING_BYTES, GIT_MS)
       : screenGit(
           gitDir,
-          ['diff-tree', '-r', '-z', '--name-only', '--no-renames', base, oid],
+          ['diff-tree', '-r', '-z', '--no-renames', '--ignore-submodules=none', base, oid],
           undefined,
           LISTING_BYTES,
           GIT_MS,
@@ -67,7 +68,8 @@ export function tipChangesControl(gitDir: string, oid: string, base: string | un
     if (byTrees !== undefined) remember(tips, byTrees, v);
     return remember(tips, key, v);
   };
-  if (r.code === 0) return keepBoth(anyControl(paths(r.stdout)));
+  if (r.code === 0)
+    return keepBoth(listingChangesControl(gitDir, (base === undefined ? treeListing : rawListing)(r.stdout)));
   if (r.overBudget) return true; // the screening's time, not the object's: not kept
   if (unanswered(r)) return keepBoth(true);
   // Not a tree-ish: a blob puts nothing on disk; an object that is not there yet could be written later.
@@ -126,7 +128,9 @@ export function rangeChangesControl(gitDir: string, oid: string, olds: ReadonlyS
       '--root',
       '-m',
       '-z',
-      '--name-only',
+      '--raw',
+      '--no-abbrev',
+      '--ignore-submodules=none',
       '--format=format:',
       '--ignore-missing',
       '--stdin',
@@ -136,7 +140,7 @@ export function rangeChangesControl(gitDir: string, oid: string, olds: ReadonlyS
     LISTING_BYTES,
     GIT_MS,
   );
-  if (r.code === 0) return anyControl(paths(r.stdout));
+  if (r.code === 0) return listingChangesControl(gitDir, rawListing(r.stdout));
   if (r.overBudget) return true; // the screening's time, not the range's: not kept
   if (unanswered(r)) {
     if (unscreenable.size >= MAX_CACHE) unscreenable.delete(unscreenable.values().next().value!);

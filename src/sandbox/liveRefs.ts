@@ -16,9 +16,9 @@
 // holding a harmless commit's bytes, let stand, then replaced by P1's own, would pass as the
 // command's harmless work — so the check after the call, which verifies the objects first, judges
 // every moved ref and reflog line again. A ref put back is counted like any undo of the guard: written again after two put-backs,
-// the command is stopped (L2). What stays after the call only: a stopped am's or rebase's state files
-// and todo (sequencerState.ts, sequencerPatches.ts), the objects' screen (movedObjects.ts) and a
-// directory past MAX_WATCHES (then the repository is looked at every REFS_INTERVAL_MS instead).
+// the command is stopped (L2). A stopped am's or rebase's state files and todo are screened while the
+// command runs once at rest (liveTodos.ts, ZZ2). What stays after the call only: the objects' screen
+// (movedObjects.ts) and a directory past MAX_WATCHES (then the repository is looked at every REFS_INTERVAL_MS instead).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { screenRepoRefs, type RefSnapshots, type RepoScreened } from './movedRefs';

@@ -53,6 +53,7 @@ export function screenGit(
   input?: string,
   maxBuffer = 256 << 20,
   timeoutMs = SCREEN_GIT_MS,
+  env: Readonly<Record<string, string>> = {},
 ): ScreenResult {
   const left = deadline === undefined ? Infinity : Math.floor(deadline - performance.now());
   if (left <= 0) return { code: null, signal: null, stdout: '', stderr: '', timedOut: true, overBudget: true };
@@ -77,6 +78,7 @@ export function screenGit(
         GIT_NO_LAZY_FETCH: '1',
         GIT_NO_REPLACE_OBJECTS: '1',
         GIT_GRAFT_FILE: '/nonexistent',
+        ...env,
       },
     },
     { timeoutMs: Math.min(timeoutMs, left), maxBuffer, ...(input === undefined ? {} : { input }) },
