@@ -9,10 +9,12 @@
 // brings in that does so against a parent, is what the sandbox could not have written: put back.
 // At any depth (a new `packages/app/.envrc` runs at the person's next `cd` there). Through the door,
 // with the screens' git; what git could not answer in time or within its bounds counts as carrying one.
-// A gitlink a commit moves is followed into the submodule's objects (gitlinkCommits.ts; red team y, Y4).
+// A listing's verdict is kept by tree too (red team y, Y1: 200 commits over one tree bomb, each listed
+// again): one bomb is paid for once. A gitlink a commit moves is followed into the submodule's objects
+// (gitlinkCommits.ts; red team y, Y4).
 import { protectedRepositoryEntry } from '../permissions/protectedPaths';
 import { listingChangesControl, rawListing, treeListing } from './gitlinkCommits';
-import { screenGit } from './screenGit';
+import { screenGit, unanswered, type ScreenResult } from './screenGit';
 import { keep, recall } from './verdictCache';
 
 /** Bytes of one listing (about 800,000 names): more is not screened (red team v, V10's bound). */
@@ -21,7 +23,7 @@ const LISTING_BYTES = 32 << 20;
  * Time one of these git runs may hold the worker's one thread (they run synchronously): past it a tree
  * bomb is not screened, and counts as carrying a protected path (red team w, W2's class).
  */
-const GIT_MS = 750;
+export const GIT_MS = 750;
 const MAX_CACHE = 5_000;
 /** gitDir + object whose range git could not list within the bounds: counts as carrying one, not asked again. */
 const unscreenable = new Set<string>();
@@ -29,6 +31,8 @@ const unscreenable = new Set<string>();
 const tips = new Map<string, boolean>();
 /** gitDir + tree of HEAD → the control entries it tracks. */
 const tracked = new Map<string, readonly string[]>();
+/** gitDir + object → its tree (`^{tree}`: a commit's, a tag's peeled), or '' for none (a blob a tag names, a missing object). */
+const trees = new Map<string, string>();
 
 const paths = (stdout: string) => stdout.split('\0').filter((p) => p !== '');
 
@@ -44,6 +48,12 @@ export function tipChangesControl(gitDir: string, oid: string, base: string | un
   const key = `${gitDir}\0${oid}\0${base ?? ''}`;
   const known = recall(tips, key);
   if (known !== undefined) return known;
+  // The same two trees, the same answer (Y1: many commits over one bomb tree).
+  const tree = treeOf(gitDir, oid);
+  const baseTree = base === undefined ? '' : treeOf(gitDir, base);
+  const byTrees = tree && (base === undefined || baseTree) ? `${gitDir}\0^{tree}${tree}\0${baseTree}` : undefined;
+  const same = byTrees === undefined ? undefined : recall(tips, byTrees);
+  if (same !== undefined) return remember(tips, key, same);
   const r =
     base === undefined
       ? screenGit(gitDir, ['ls-tree', '-r', '-z', '--full-tree', oid], undefined, LISTING_BYTES, GIT_MS)
@@ -54,16 +64,50 @@ export function tipChangesControl(gitDir: string, oid: string, base: string | un
           LISTING_BYTES,
           GIT_MS,
         );
+  const keepBoth = (v: boolean) => {
+    if (byTrees !== undefined) remember(tips, byTrees, v);
+    return remember(tips, key, v);
+  };
   if (r.code === 0)
-    return remember(
-      tips,
-      key,
-      listingChangesControl(gitDir, (base === undefined ? treeListing : rawListing)(r.stdout)),
-    );
-  if (r.timedOut || r.spawnError || r.signal) return remember(tips, key, true);
+    return keepBoth(listingChangesControl(gitDir, (base === undefined ? treeListing : rawListing)(r.stdout)));
+  if (r.overBudget) return true; // the screening's time, not the object's: not kept
+  if (unanswered(r)) return keepBoth(true);
   // Not a tree-ish: a blob puts nothing on disk; an object that is not there yet could be written later.
   const type = screenGit(gitDir, ['cat-file', '-t', oid]);
   return type.code !== 0 || !/^blob\s*$/.test(type.stdout);
+}
+
+/**
+ * The tree `oid` names (a commit's, a tag's peeled), or '' when it names none (a blob a tag names, an
+ * object not there) or git could not tell. Resolved for many at once by treesOf.
+ */
+export function treeOf(gitDir: string, oid: string): string {
+  const known = recall(trees, `${gitDir}\0${oid}`);
+  if (known !== undefined) return known;
+  treesOf(gitDir, [oid]);
+  return recall(trees, `${gitDir}\0${oid}`) ?? '';
+}
+
+/** Resolves the trees of `oids` in one git run (a screen's new objects: 200 refs are one run, not 200). */
+export function treesOf(gitDir: string, oids: readonly string[]): void {
+  const ask = [...new Set(oids)].filter(
+    (o) => /^[0-9a-f]{40,64}$/.test(o) && recall(trees, `${gitDir}\0${o}`) === undefined,
+  );
+  if (ask.length === 0) return;
+  const r: ScreenResult = screenGit(
+    gitDir,
+    ['cat-file', '--batch-check=%(objectname) %(objecttype)'],
+    ask.map((o) => `${o}^{tree}\n`).join(''),
+    1 << 20,
+    GIT_MS,
+  );
+  if (r.code !== 0) return; // not kept: each is listed by its own id
+  const lines = r.stdout.split('\n');
+  ask.forEach((o, i) => {
+    const m = /^([0-9a-f]{40,64}) tree$/.exec(lines[i] ?? '');
+    // Only a definite answer is kept (an object missing now may be written later: '' is not kept).
+    if (m) remember(trees, `${gitDir}\0${o}`, m[1]!);
+  });
 }
 
 /**
@@ -97,7 +141,8 @@ export function rangeChangesControl(gitDir: string, oid: string, olds: ReadonlyS
     GIT_MS,
   );
   if (r.code === 0) return listingChangesControl(gitDir, rawListing(r.stdout));
-  if (r.timedOut || r.spawnError || r.signal) {
+  if (r.overBudget) return true; // the screening's time, not the range's: not kept
+  if (unanswered(r)) {
     if (unscreenable.size >= MAX_CACHE) unscreenable.delete(unscreenable.values().next().value!);
     unscreenable.add(`${gitDir}\0${oid}`);
     return true;
@@ -115,6 +160,8 @@ export function rangeChangesControl(gitDir: string, oid: string, olds: ReadonlyS
 export function trackedControl(gitDir: string): readonly string[] | undefined {
   const head = screenGit(gitDir, ['rev-parse', '--verify', '-q', 'HEAD^{tree}']);
   const tree = head.stdout.trim();
+  // No HEAD yet (an unborn branch) tracks nothing; a HEAD git could not read in time is not screened.
+  if (unanswered(head)) return undefined;
   if (head.code !== 0 || !/^[0-9a-f]{40,64}$/.test(tree)) return head.code === 0 ? undefined : [];
   const key = `${gitDir}\0${tree}`;
   const known = recall(tracked, key);

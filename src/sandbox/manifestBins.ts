@@ -439,6 +439,7 @@ export function manifestEditRefusal(
   before: string | null,
   after: string,
   hooked: HookedKeys = NO_HOOKS,
+  parseOf = parse, // manifestCommits.ts: one parse of a blob at many paths (red team y, Y3)
 ): string | undefined {
   const dir = path.dirname(file);
   if (!isWatchedManifest(dir, path.basename(file).normalize('NFC').toLowerCase())) return undefined;
@@ -446,9 +447,9 @@ export function manifestEditRefusal(
     `Refused to write ${file}: the edit ${what}. package.json keys of this kind are protected in every permission mode (docs/security.md "package.json keys"); leave them to the person.`;
   if (Buffer.byteLength(after) > MAX_MANIFEST_BYTES)
     return refuse(`makes it larger than ${MAX_MANIFEST_BYTES >> 20} MiB, too large to check for a bin or control keys`);
-  const next = parse(after);
+  const next = parseOf(after);
   if (!next) return undefined; // npm and the tools read no manifest from it
-  const prev = before === null ? undefined : parse(before);
+  const prev = before === null ? undefined : parseOf(before);
   let was: ManifestState;
   let now: ManifestState;
   try {

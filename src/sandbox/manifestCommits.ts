@@ -5,10 +5,15 @@
 // a reflog line, an imported worktree branch) brings in that changes a package.json is judged by the same
 // rule the file tools apply to an edit (manifestBins.ts `manifestEditRefusal`: the control keys, the
 // scripts and bins the person's hooks run, a durable-agent bin) against each of its parents.
+//
+// Bounded (red team y, Y3: one 8 MB manifest at 32 paths held the worker's event loop 44 s, 32 parses):
+// the blobs are compared by id first and each is read and parsed once however many paths name it, no
+// larger than MANIFEST_BYTES, RANGE_BYTES over all a range reads, within RANGE_MS (git runs and parses
+// together: screenGit.ts withScreenBudget). Past any of them the range counts as changing one (put back).
 import * as path from 'node:path';
 import { hookedFor, manifestEditRefusal } from './manifestBins';
 import { hookManifestKeys, workTreeOf } from './repoConfigTargets';
-import { screenGit } from './screenGit';
+import { overBudget, screenGit, unanswered, withScreenBudget } from './screenGit';
 
 /**
  * Commits, and package.json changes over all of them, judged at most (each a few synchronous git runs; the
@@ -16,12 +21,70 @@ import { screenGit } from './screenGit';
  */
 const MAX_COMMITS = 16;
 const MAX_FILES = 32;
+/** Bytes of one manifest judged (a package.json is kilobytes; the file tools' own bound is 8 MiB). */
+const MANIFEST_BYTES = 1 << 20;
+/** Bytes of all the manifests one range reads, each blob once. */
+const RANGE_BYTES = 4 << 20;
+/** Time one range's judging may hold the worker's one thread (its git runs and its parses). */
+const RANGE_MS = 1_000;
 const MANIFESTS = ':(glob)**/package.json';
+const OID = /^[0-9a-f]{40,64}$/;
+const NO_BLOB = /^0+$/;
 
-/** A blob's text at `rev:rel`, or undefined (none there). */
-function blobAt(gitDir: string, rev: string, rel: string): string | undefined {
-  const r = screenGit(gitDir, ['cat-file', 'blob', `${rev}:${rel}`], undefined, 16 << 20);
-  return r.code === 0 ? r.stdout : undefined;
+/** One range's blobs: the texts read (by id), the bytes read so far, one parse per text. */
+interface Blobs {
+  texts: Map<string, string>;
+  bytes: number;
+  parsed: Map<string, Record<string, unknown> | undefined>;
+}
+
+/**
+ * Reads the texts of `ids` into `blobs` (each once); false when one is not a blob there, is over
+ * MANIFEST_BYTES, would take the range past RANGE_BYTES, or git did not answer in time.
+ */
+function readBlobs(gitDir: string, ids: readonly string[], blobs: Blobs): boolean {
+  const ask = [...new Set(ids)].filter((id) => !blobs.texts.has(id));
+  if (ask.length === 0) return true;
+  // Their sizes first: nothing over the bounds is read.
+  const sizes = screenGit(gitDir, ['cat-file', '--batch-check=%(objecttype) %(objectsize)'], ask.join('\n') + '\n');
+  if (sizes.code !== 0) return false;
+  const lines = sizes.stdout.split('\n');
+  for (let i = 0; i < ask.length; i++) {
+    const m = /^blob (\d+)$/.exec(lines[i] ?? '');
+    if (!m || Number(m[1]) > MANIFEST_BYTES || (blobs.bytes += Number(m[1])) > RANGE_BYTES) return false;
+  }
+  for (const id of ask) {
+    const r = screenGit(gitDir, ['cat-file', 'blob', id], undefined, MANIFEST_BYTES + 1);
+    if (r.code !== 0 || overBudget()) return false;
+    blobs.texts.set(id, r.stdout);
+  }
+  return true;
+}
+
+/** The package.json paths `commit` changes against `parent` (every one of it for a root commit): path, blob before, blob after. */
+function changedManifests(gitDir: string, commit: string, parent: string | undefined) {
+  const out: { rel: string; was: string | undefined; now: string | undefined }[] = [];
+  if (parent) {
+    const r = screenGit(gitDir, ['diff-tree', '-r', '-z', '--no-renames', parent, commit, '--', MANIFESTS]);
+    if (r.code !== 0) return undefined;
+    const f = r.stdout.split('\0');
+    // `:<mode a> <mode b> <blob a> <blob b> <status>` then the name.
+    for (let i = 0; i + 1 < f.length; i += 2) {
+      const [modeA, modeB, a, b] = f[i]!.replace(/^:/, '').split(' ');
+      const blob = (mode: string | undefined, id: string | undefined) =>
+        mode === '160000' || !id || NO_BLOB.test(id) ? undefined : id;
+      out.push({ rel: f[i + 1]!, was: blob(modeA, a), now: blob(modeB, b) });
+    }
+    return out;
+  }
+  const r = screenGit(gitDir, ['ls-tree', '-r', '-z', '--full-tree', commit, '--', MANIFESTS]);
+  if (r.code !== 0) return undefined;
+  for (const rec of r.stdout.split('\0')) {
+    // `<mode> <type> <object>\t<name>`
+    const m = /^\d+ blob ([0-9a-f]{40,64})\t(.*)$/s.exec(rec);
+    if (m) out.push({ rel: m[2]!, was: undefined, now: m[1]! });
+  }
+  return out;
 }
 
 /**
@@ -43,6 +106,10 @@ export function rangeChangesManifestKeys(gitDir: string, oid: string, olds: Read
 const answers = new WeakMap<ReadonlySet<string>, Map<string, boolean>>();
 
 function rangeChanges(gitDir: string, oid: string, olds: ReadonlySet<string>): boolean {
+  return withScreenBudget(RANGE_MS, () => judgeRange(gitDir, oid, olds));
+}
+
+function judgeRange(gitDir: string, oid: string, olds: ReadonlySet<string>): boolean {
   const r = screenGit(
     gitDir,
     [
@@ -58,33 +125,50 @@ function rangeChanges(gitDir: string, oid: string, olds: ReadonlySet<string>): b
     [...olds].map((o) => `^${o}\n`).join(''),
   );
   if (r.code !== 0) {
-    if (r.timedOut || r.spawnError || r.signal) return true;
+    if (unanswered(r)) return true;
     const type = screenGit(gitDir, ['cat-file', '-t', oid]);
     return type.code !== 0 || /^(commit|tag)\s*$/.test(type.stdout);
   }
-  const commits = r.stdout.split('\n').filter((l) => /^[0-9a-f]{40,64}$/.test(l));
+  const commits = r.stdout.split('\n').filter((l) => OID.test(l));
   if (commits.length === 0) return false;
   if (commits.length > MAX_COMMITS) return true;
   const tree = workTreeOf(gitDir);
   const hooked = hookManifestKeys([tree]);
+  const blobs: Blobs = { texts: new Map(), bytes: 0, parsed: new Map() };
+  // One parse per text (the same blob at 32 paths: Y3).
+  const parseOf = (text: string) => {
+    if (!blobs.parsed.has(text)) {
+      let json: unknown;
+      try {
+        json = JSON.parse(text.replace(/^\uFEFF/, ''));
+      } catch {
+        json = undefined;
+      }
+      blobs.parsed.set(
+        text,
+        json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined,
+      );
+    }
+    return blobs.parsed.get(text);
+  };
   let files = 0;
   for (const c of commits) {
     const p = screenGit(gitDir, ['rev-list', '--parents', '-n', '1', c]);
     if (p.code !== 0) return true;
     const parents = p.stdout.trim().split(/\s+/).slice(1);
     for (const parent of parents.length > 0 ? parents : [undefined]) {
-      const names = parent
-        ? screenGit(gitDir, ['diff-tree', '-r', '-z', '--no-renames', '--name-only', parent, c, '--', MANIFESTS])
-        : screenGit(gitDir, ['ls-tree', '-r', '-z', '--name-only', c, '--', MANIFESTS]);
-      if (names.code !== 0) return true;
-      const rels = names.stdout.split('\0').filter((n) => n !== '');
-      if ((files += rels.length) > MAX_FILES) return true;
-      for (const rel of rels) {
-        const after = blobAt(gitDir, c, rel);
-        if (after === undefined) continue; // removed: the tools fall back to the person's own configuration
+      const changed = changedManifests(gitDir, c, parent);
+      if (!changed) return true;
+      if ((files += changed.length) > MAX_FILES) return true;
+      const ids = changed.flatMap((x) => (x.now ? [x.now, ...(x.was ? [x.was] : [])] : []));
+      if (!readBlobs(gitDir, ids, blobs)) return true;
+      for (const { rel, was, now } of changed) {
+        if (now === undefined) continue; // removed: the tools fall back to the person's own configuration
+        if (overBudget()) return true;
         const file = path.join(tree, ...rel.split('/'));
-        const before = parent ? (blobAt(gitDir, parent, rel) ?? null) : null;
-        if (manifestEditRefusal(file, before, after, hookedFor(hooked, file)) !== undefined) return true;
+        const before = was === undefined ? null : blobs.texts.get(was)!;
+        const after = blobs.texts.get(now)!;
+        if (manifestEditRefusal(file, before, after, hookedFor(hooked, file), parseOf) !== undefined) return true;
       }
     }
   }

@@ -13,10 +13,14 @@
 // a git directory is put back (its files as they were; removed when new) and named in the result.
 // Git never needs a `HEAD` below a tree's top.
 //
-// Bounded (N3c): a screened object id is remembered; at most MAX_CHECKS new ones are screened per
-// command and within BUDGET_MS — more is hostile and every such ref is put back unscreened; a ref
-// that is a symbolic link, a replace ref, a ref to an object that is not there (a later command
-// could write it) or a tree git could not list in time is put back too.
+// Bounded (N3c): a screened object id is remembered (and its tree: red team y, Y1); at most MAX_CHECKS
+// new ones are screened per command and within BUDGET_MS — more is hostile and every such ref is put
+// back unscreened; a ref that is a symbolic link, a replace ref, a ref to an object that is not there
+// (a later command could write it) or a tree git could not list in time is put back too. BUDGET_MS
+// bounds the whole screen after a command (every repository, its refs and reflog lines: each git run
+// of it is synchronous and stops when the budget does, screenGit.ts withScreenBudget) — 200 refs at
+// commits over one tree bomb held the worker's event loop 21.8 s under the old 20 s, looked at
+// between refs (Y1).
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -28,9 +32,9 @@ import { inAnchoredDirectory } from './anchored';
 import { putBack, removeUnknownLoose, retried } from './refPutBack';
 import { rangeChangesHooks } from './refRange';
 import { rangeChangesManifestKeys } from './manifestCommits';
-import { tipChangesControl } from './controlCommits';
+import { GIT_MS, tipChangesControl, treeOf, treesOf } from './controlCommits';
 import { inLiveRound, keep, leave, overdue, recall, LEFT_GRACE_MS, type LiveRound } from './verdictCache';
-import { screenGit } from './screenGit';
+import { overBudget, screenGit, unanswered, withScreenBudget } from './screenGit';
 
 /** Each repository's refs when a command started, by git directory. */
 export type RefSnapshots = Map<string, RefState>;
@@ -39,8 +43,12 @@ export type RefSnapshots = Map<string, RefState>;
 const CARRIED = new Set(['config', 'config.worktree', 'commondir', 'hooks']);
 /** New object ids screened per command at most; more is hostile (N3c). */
 export const MAX_CHECKS = 256;
-/** Time the screening of one command may take; what is left then is put back unscreened. */
-const BUDGET_MS = 20_000;
+/**
+ * Time the ref screen after one command may take, all repositories and reflog lines together (it holds
+ * the worker's one thread); what is left then is put back unscreened (Y1: under the 2 s the event loop
+ * may be held; a legitimate commit's screen, some 30 git runs, took up to 0.8 s at a load of 19 on 2 cores).
+ */
+const BUDGET_MS = 1_500;
 /**
  * Time the reflog screen, and the todo screen, of one command may take (each holds the worker's one
  * thread: git runs synchronously). Lines and words left then are taken out unscreened (red team v,
@@ -106,11 +114,18 @@ function carriesGitDirectory(gitDir: string, oid: string): boolean {
   const key = `${gitDir}\0${oid}`;
   const known = knownVerdict(key);
   if (known !== undefined) return known;
-  // A listing over LISTING_BYTES (a tree bomb: red team v, V10) is stopped there: not screened.
-  const r = git(gitDir, ['ls-tree', '-r', '--name-only', '-z', oid], undefined, LISTING_BYTES);
+  // What its tree was found to carry, under another commit (Y1: 200 commits over one bomb tree).
+  const tree = treeOf(gitDir, oid);
+  const byTree = tree ? knownVerdict(`${gitDir}\0^{tree}${tree}`) : undefined;
+  if (byTree !== undefined) return remember(key, byTree);
+  // A listing over LISTING_BYTES (a tree bomb: red team v, V10) or GIT_MS (one of empty trees that lists
+  // nothing: red team y, Y2) is stopped there: not screened.
+  const r = git(gitDir, ['ls-tree', '-r', '--name-only', '-z', oid], undefined, LISTING_BYTES, GIT_MS);
   let carries: boolean;
   if (r.code === 0) carries = listingCarries(r.stdout.split('\0').filter(Boolean));
-  else if (r.timedOut || r.spawnError || r.signal)
+  else if (r.overBudget)
+    return true; // the screen's time ran out, not the tree's: not remembered
+  else if (unanswered(r))
     carries = true; // too big to list: not screened, and remembered as such (V10: each line paid it again)
   else {
     // Not a tree-ish: a blob a tag names is nothing a checkout puts on disk; an object that is not
@@ -118,13 +133,17 @@ function carriesGitDirectory(gitDir: string, oid: string): boolean {
     if (git(gitDir, ['cat-file', '-e', oid]).code !== 0) return true;
     carries = false;
   }
-  remember(key, carries);
-  return carries;
+  if (tree) remember(`${gitDir}\0^{tree}${tree}`, carries);
+  return remember(key, carries);
 }
 
-/** `ls-tree` of `oid` limited to `specs`: path → mode and object; undefined when it could not be listed. */
+/**
+ * `ls-tree` of `oid` limited to `specs`: path → mode and object; undefined when it is no tree-ish,
+ * UNLISTED when git did not answer (out of time: Y2's audit).
+ */
 function hookListing(gitDir: string, oid: string, specs: readonly string[]): Map<string, string> | undefined {
   const r = git(gitDir, ['ls-tree', '-r', '-z', '--full-tree', oid, '--', ...specs.map((s) => `:(literal)${s}`)]);
+  if (unanswered(r)) return UNLISTED;
   if (r.code !== 0) return undefined;
   const out = new Map<string, string>();
   for (const rec of r.stdout.split('\0')) {
@@ -144,12 +163,16 @@ function carriesHooks(gitDir: string, oid: string, base: string | undefined, spe
   if (known !== undefined) return known;
   const now = hookListing(gitDir, oid, specs);
   const was = base === undefined ? new Map<string, string>() : hookListing(gitDir, base, specs);
+  if (now === UNLISTED || was === UNLISTED) return true; // not answered in time: not screened, not remembered
   // A tree that cannot be listed (a blob a tag names has no hooks; a missing object is screened as such).
   if (now === undefined) return false;
   const carries = was === undefined || [...now].some(([p, v]) => was.get(p) !== v);
   remember(key, carries);
   return carries;
 }
+
+/** A listing git did not answer in time (compared by identity). */
+const UNLISTED = new Map<string, string>();
 
 interface Moved {
   name: string;
@@ -221,6 +244,7 @@ function judge(
   }
   const started = Date.now();
   const stop = live && started + live.budgetMs;
+  treesOf(gitDir, [...fresh, ...(base ? [base] : [])]); // one git run for every tree the verdicts are kept by
   for (const m of moved) {
     // By name, not target: moving a left name elsewhere does not start its wait again.
     const leftKey = `ref\0${gitDir}\0${m.name}`;
@@ -230,7 +254,7 @@ function judge(
       out.set(m, LATE); // left unjudged by rounds for LEFT_GRACE_MS (red team z, Z1)
     else if (stop && Date.now() > stop && moved.indexOf(m) > 0)
       leave(live.round, leftKey, live.left, m); // the next round's; each round judges one at least
-    else if (Date.now() - started > BUDGET_MS) out.set(m, 'could not be screened in time');
+    else if (overBudget()) out.set(m, 'could not be screened in time');
     else if (m.fresh.some((o) => carriesGitDirectory(gitDir, o))) out.set(m, carry);
     else if (m.fresh.length > 0 && hooksUnread((specs ??= hookPathspecs(gitDir)))) out.set(m, unread);
     else if (m.fresh.some((o) => carriesHooks(gitDir, o, base, (specs ??= hookPathspecs(gitDir))))) out.set(m, hooks);
@@ -276,6 +300,7 @@ function wordTarget(gitDir: string, now: RefState, word: string): string | undef
   if (now.files.has(`refs/heads/${word}`) || now.packed.has(`refs/heads/${word}`)) return undefined; // a branch: screened as a ref
   if (word.startsWith('-')) return HOSTILE;
   const r = git(gitDir, ['rev-parse', '--verify', '-q', `${word}^{commit}`]);
+  if (unanswered(r)) return HOSTILE; // not resolved in time: not screened
   const oid = r.stdout.trim().toLowerCase();
   if (r.code === 0 && /^[0-9a-f]{40,64}$/.test(oid)) return oid;
   // An abbreviated id of an object a later command writes: not left to chance.
@@ -305,13 +330,14 @@ function undoCarriedLogs(
   const oids = new Set(logs.flatMap((l) => l.lines.flatMap((x) => x.fresh.filter((f) => /^[0-9a-f]+$/.test(f)))));
   const hostile =
     words.size + [...oids].filter((o) => knownVerdict(`${gitDir}\0${o}`) === undefined).length > MAX_CHECKS;
+  if (!hostile) treesOf(gitDir, [...oids]); // one git run for the trees the verdicts are kept by
   const verdict = new Map<string, boolean>();
   const until = Date.now() + (live?.budgetMs ?? LINES_BUDGET_MS);
   let specs: readonly string[] | undefined;
   let olds: Set<string> | undefined;
   // The commits a line's commit brings in too, as for a moved ref (red team v, V2: a tip that puts the hook back on a parent that replaces it).
   const carries = (oid: string) =>
-    (!live && Date.now() > until) ||
+    (!live && (Date.now() > until || overBudget())) ||
     carriesGitDirectory(gitDir, oid) ||
     carriesHooks(gitDir, oid, base, (specs ??= hookPathspecs(gitDir))) ||
     rangeChangesHooks(gitDir, oid, (olds ??= oldOids(was)), specs, base) ||
@@ -365,23 +391,30 @@ export function todoScreen(before: RefSnapshots): (gitDir: string, word: string)
   const until = Date.now() + LINES_BUDGET_MS;
   return (gitDir, word) => {
     if (word.startsWith('-') || Date.now() > until) return true; // past the budget: unscreened (V10)
-    const common = commonDirOf(gitDir);
-    const was = before.get(common);
-    const base = was ? resolveName(was, 'HEAD').oids[0] : undefined;
-    const olds = was ? oldOids(was) : new Set<string>();
-    let found = false;
-    for (const w of [`refs/rewritten/${word}`, word]) {
-      const r = git(gitDir, ['rev-parse', '--verify', '-q', `${w}^{commit}`]);
-      const oid = r.stdout.trim().toLowerCase();
-      if (r.code !== 0 || !/^[0-9a-f]{40,64}$/.test(oid)) continue;
-      found = true;
-      const specs = hookPathspecs(common);
-      // U14: the commits it brings in too (a tip that puts the hook back on a parent that replaces it).
-      if (carriesGitDirectory(common, oid) || carriesHooks(common, oid, base, specs)) return true;
-      if (rangeChangesHooks(common, oid, olds, specs, base) || rangeChangesManifestKeys(common, oid, olds)) return true;
-    }
-    return !found && /^[0-9a-f]{4,}$/i.test(word);
+    // Each git run within what is left of the budget (Y1, Y2): one word's screens are many runs.
+    return withScreenBudget(until - Date.now(), () => todoWordCarries(before, gitDir, word));
   };
+}
+
+/** todoScreen's verdict on one word. */
+function todoWordCarries(before: RefSnapshots, gitDir: string, word: string): boolean {
+  const common = commonDirOf(gitDir);
+  const was = before.get(common);
+  const base = was ? resolveName(was, 'HEAD').oids[0] : undefined;
+  const olds = was ? oldOids(was) : new Set<string>();
+  let found = false;
+  for (const w of [`refs/rewritten/${word}`, word]) {
+    const r = git(gitDir, ['rev-parse', '--verify', '-q', `${w}^{commit}`]);
+    if (unanswered(r)) return true; // not resolved in time: not screened
+    const oid = r.stdout.trim().toLowerCase();
+    if (r.code !== 0 || !/^[0-9a-f]{40,64}$/.test(oid)) continue;
+    found = true;
+    const specs = hookPathspecs(common);
+    // U14: the commits it brings in too (a tip that puts the hook back on a parent that replaces it).
+    if (carriesGitDirectory(common, oid) || carriesHooks(common, oid, base, specs)) return true;
+    if (rangeChangesHooks(common, oid, olds, specs, base) || rangeChangesManifestKeys(common, oid, olds)) return true;
+  }
+  return !found && /^[0-9a-f]{4,}$/i.test(word);
 }
 
 /** One repository's screen: its notes, the refs as read, the entries put back and those left unjudged (live). */
@@ -442,9 +475,11 @@ function screenRepo(gitDir: string, was: RefState, where: string, live?: LiveRou
  */
 export function undoCarriedRefs(before: RefSnapshots, rel: (p: string) => string = (p) => p): string[] {
   const notes: string[] = [];
-  for (const [gitDir, was] of before) {
-    if (!fs.lstatSync(gitDir, { throwIfNoEntry: false })?.isDirectory()) continue;
-    notes.push(...screenRepoRefs(gitDir, was, rel(workTreeOf(gitDir))).notes);
-  }
+  withScreenBudget(BUDGET_MS, () => {
+    for (const [gitDir, was] of before) {
+      if (!fs.lstatSync(gitDir, { throwIfNoEntry: false })?.isDirectory()) continue;
+      notes.push(...screenRepoRefs(gitDir, was, rel(workTreeOf(gitDir))).notes);
+    }
+  });
   return notes.length > 50 ? [...notes.slice(0, 49), `… and ${notes.length - 49} more refs put back`] : notes;
 }

@@ -16,7 +16,7 @@
 // diff's output is capped, and one call has a time budget: past either the answer is "could not be told".
 import { createHash } from 'node:crypto';
 import * as path from 'node:path';
-import { screenGit } from './screenGit';
+import { screenGit, unanswered } from './screenGit';
 import { keep, recall } from './verdictCache';
 
 /** More new commits than this are not looked at one by one: taken as carrying a change into the hooks. */
@@ -124,7 +124,9 @@ export function renamesIntoHooks(
   budgetMs = RENAMES_BUDGET_MS,
   base?: string,
 ): boolean {
-  const now = screenGit(gitDir, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']).stdout.trim();
+  const head = screenGit(gitDir, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']);
+  if (unanswered(head)) return true; // HEAD not read in time: not screened (red team y, Y2's audit)
+  const now = head.stdout.trim();
   // The HEAD the command started from too: the ref screen puts a HEAD the command moved back, and the
   // person's cherry-pick merges into that one (red team w, W13: HEAD pointed at an empty root commit
   // in the same call left nothing to rename into, and V15's branch passed).
@@ -153,6 +155,7 @@ function renamesInto(
     ...specs.map((s) => `:(literal)${s}`),
   ]);
   if (present.code === 0 && present.stdout === '') return false;
+  if (unanswered(present)) return true; // not listed in time: not screened
   // The screens after one call ask for the same tip more than once (the ref, its reflog line).
   const key = createHash('sha256')
     .update([gitDir, head, oid, ...specs, '', ...[...olds].sort()].join('\0'))

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
-import { holeGate, redTeamUnit } from '../support/redTeamUnit';
+import { redTeamUnit } from '../support/redTeamUnit';
 
 const red = redTeamUnit({
   round: 'Y',
@@ -19,7 +19,6 @@ const red = redTeamUnit({
   bait: { ANTHROPIC_API_KEY: 'sk-ant-BAIT-Y-api', ZEPHYR_LEDGER_SECRET: 'BAIT-Y-ledger' },
 });
 const { hookedProject, tool } = red;
-const hole = holeGate('R30Y_HOLES');
 let skip: string | false = false;
 before(async () => (skip = await red.setUp()));
 
@@ -32,97 +31,98 @@ const words = (out: { status: string; text: string }, n = 600) => `${out.status}
 // ms per run), but nothing bounds their sum below 2 s: one command makes 200 branches, each at its own
 // commit (a message apart) over one tree bomb (16^6 paths: carriesGitDirectory's `ls-tree -r` fills its
 // 32 MiB in ~0.15 s, the verdict is remembered by commit id, not tree). The worker's event loop is held
-// for the sum — every command may do it again with fresh commits.
-test(
-  'Y1 (dontAsk): 200 branches at distinct commits over one tree bomb do not hold the worker’s event loop (a timer’s lag under 3 s) after the call',
-  hole('Y1: the ref screen’s per-command budget (20 s) is far above the 2 s the event loop may be held'),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const root = hookedProject();
-    const n = process.env.Y_CONTROL ? 0 : 200;
-    const lag = monitorEventLoopDelay({ resolution: 10 });
-    lag.enable();
-    const out = await tool(root, 'dontAsk', 'Bash', {
-      command: [
-        'set -e',
-        'export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x',
-        'b=$(printf x | git hash-object -w --stdin)',
-        't=$(for i in $(seq -w 0 15); do printf "100644 blob $b\\tf$i\\n"; done | git mktree)',
-        'for d in $(seq 5); do t=$(for i in $(seq -w 0 15); do printf "040000 tree $t\\td$i\\n"; done | git mktree); done',
-        'p=$(git rev-parse HEAD)',
-        `for i in $(seq ${n}); do echo "create refs/heads/y$i $(git commit-tree $t -p $p -m "y$i")"; done | git update-ref --stdin`,
-        'git for-each-ref refs/heads | wc -l',
-      ].join('\n'),
-    });
-    lag.disable();
-    const maxMs = Math.round(lag.max / 1e6);
-    t.diagnostic(`${words(out, 300)}; the event loop held up to ${maxMs} ms`);
-    assert.ok(maxMs < 3_000, `the event loop was held ${maxMs} ms`);
-  },
-);
+// for the sum — every command may do it again with fresh commits. Fixed (fixd, session 29): the screen after
+// a call has 1.5 s for all its git runs (movedRefs.ts BUDGET_MS, screenGit.ts withScreenBudget; the rest put
+// back unscreened) and keeps a listing's verdict by tree: the bomb is listed once (0.55 s held, was 22 s).
+// The live guard may take a ref's `.lock` out during `update-ref --stdin` (a race of its own): tried again.
+test('Y1 (dontAsk): 200 branches at distinct commits over one tree bomb do not hold the worker’s event loop (a timer’s lag under 3 s) after the call', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = hookedProject();
+  const n = process.env.Y_CONTROL ? 0 : 200;
+  const lag = monitorEventLoopDelay({ resolution: 10 });
+  lag.enable();
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: [
+      'set -e',
+      'export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x',
+      'b=$(printf x | git hash-object -w --stdin)',
+      't=$(for i in $(seq -w 0 15); do printf "100644 blob $b\\tf$i\\n"; done | git mktree)',
+      'for d in $(seq 5); do t=$(for i in $(seq -w 0 15); do printf "040000 tree $t\\td$i\\n"; done | git mktree); done',
+      'p=$(git rev-parse HEAD)',
+      `r=$(for i in $(seq ${n}); do echo "create refs/heads/y$i $(git commit-tree $t -p $p -m "y$i")"; done)`,
+      'for try in 1 2 3; do printf "%s\\n" "$r" | git update-ref --stdin && break; done',
+      'git for-each-ref refs/heads | wc -l',
+    ].join('\n'),
+  });
+  lag.disable();
+  const maxMs = Math.round(lag.max / 1e6);
+  t.diagnostic(`${words(out, 300)}; the event loop held up to ${maxMs} ms`);
+  assert.ok(maxMs < 3_000, `the event loop was held ${maxMs} ms`);
+  // The screen ran over the 200 refs and put them back (not a row that made none).
+  if (n > 0) assert.match(out.text, /more refs put back/, words(out));
+});
 
 // Y2 (availability, V10's class by the way its fix left): carriesGitDirectory (movedRefs.ts) bounds its
 // `ls-tree -r --name-only` by the BYTES it prints (32 MiB) and screenGit's default 10 s — X1's 750 ms is
 // controlCommits.ts' alone. A tree of nothing but empty trees (sixteen of the same subtree per level,
 // seven levels: 16^7 empty leaves, nine objects) prints nothing while git walks 268 million entries: one
 // branch at a commit of it holds the worker's one thread for the full 10 s (then put back as unscreened).
-test(
-  'Y2 (dontAsk): one branch at a commit whose tree is a bomb of empty trees does not hold the worker’s event loop (a timer’s lag under 3 s) after the call',
-  hole('Y2: carriesGitDirectory’s listing has no time bound below screenGit’s 10 s; an empty-tree bomb prints nothing'),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const root = hookedProject();
-    const depth = process.env.Y_CONTROL ? 2 : 7;
-    const lag = monitorEventLoopDelay({ resolution: 10 });
-    lag.enable();
-    const out = await tool(root, 'dontAsk', 'Bash', {
-      command: [
-        'set -e',
-        'export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x',
-        't=$(git mktree </dev/null)',
-        `for d in $(seq ${depth}); do t=$(for i in $(seq -w 0 15); do printf "040000 tree $t\\td$i\\n"; done | git mktree); done`,
-        'git update-ref refs/heads/empty $(git commit-tree $t -p $(git rev-parse HEAD) -m empty)',
-        'git rev-parse --short refs/heads/empty',
-      ].join('\n'),
-    });
-    lag.disable();
-    const maxMs = Math.round(lag.max / 1e6);
-    t.diagnostic(`${words(out, 300)}; the event loop held up to ${maxMs} ms`);
-    assert.ok(maxMs < 3_000, `the event loop was held ${maxMs} ms`);
-  },
-);
+// Fixed (fixd, session 29): the listing has 750 ms (GIT_MS), and every screen's git a bound (screenGit.ts
+// SCREEN_GIT_MS) that counts as carrying one when reached (1.2 s held, was 10 s).
+test('Y2 (dontAsk): one branch at a commit whose tree is a bomb of empty trees does not hold the worker’s event loop (a timer’s lag under 3 s) after the call', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = hookedProject();
+  const depth = process.env.Y_CONTROL ? 2 : 7;
+  const lag = monitorEventLoopDelay({ resolution: 10 });
+  lag.enable();
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: [
+      'set -e',
+      'export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x',
+      't=$(git mktree </dev/null)',
+      `for d in $(seq ${depth}); do t=$(for i in $(seq -w 0 15); do printf "040000 tree $t\\td$i\\n"; done | git mktree); done`,
+      'git update-ref refs/heads/empty $(git commit-tree $t -p $(git rev-parse HEAD) -m empty)',
+      'git rev-parse --short refs/heads/empty',
+    ].join('\n'),
+  });
+  lag.disable();
+  const maxMs = Math.round(lag.max / 1e6);
+  t.diagnostic(`${words(out, 300)}; the event loop held up to ${maxMs} ms`);
+  assert.ok(maxMs < 3_000, `the event loop was held ${maxMs} ms`);
+  if (depth === 7) assert.match(out.text, /refs\/heads\/empty/, `the bomb's branch was put back: ${words(out)}`);
+});
 
 // Y3 (availability): W9's fix (manifestCommits.ts rangeChangesManifestKeys) judges up to 16 commits and 32
 // package.json changes a moved ref brings in, each by manifestEditRefusal — JSON.parse of the blob (up to
 // 8 MiB, MAX_MANIFEST_BYTES) on the worker's one thread, with no time budget (the ref screen's 20 s is looked
 // at between refs). One commit adding one 8 MB manifest of 600,000 small keys (no control key: nothing to
-// refuse) at 32 paths — one blob, 32 names — costs 32 parses of ~0.7 s each.
-test(
-  'Y3 (dontAsk): a branch adding one 8 MB package.json at 32 paths does not hold the worker’s event loop (a timer’s lag under 3 s) after the call',
-  hole('Y3: the package.json judge of moved refs parses up to 32 manifests of 8 MiB with no time budget'),
-  async (t) => {
-    if (skip) return t.skip(skip);
-    const root = hookedProject();
-    const keys = process.env.Y_CONTROL ? 10 : 600_000;
-    const lag = monitorEventLoopDelay({ resolution: 10 });
-    lag.enable();
-    const out = await tool(root, 'dontAsk', 'Bash', {
-      command: [
-        'set -e',
-        'export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x',
-        `b=$(awk 'BEGIN{printf "{"; for(i=0;i<${keys};i++) printf "%s\\"k%d\\":[0]", (i?",":""), i; print "}"}' | git hash-object -w --stdin)`,
-        'm=$(for i in $(seq -w 0 31); do printf "100644 blob $b\\tpackage.json\\n" | git mktree | sed "s/^/040000 tree /;s/$/\\tm$i/"; done)',
-        't=$( (git ls-tree HEAD; printf "%s\\n" "$m") | git mktree)',
-        'git update-ref refs/heads/big $(git commit-tree $t -p $(git rev-parse HEAD) -m big)',
-        'git ls-tree --name-only big | wc -l; git cat-file -s $b',
-      ].join('\n'),
-    });
-    lag.disable();
-    const maxMs = Math.round(lag.max / 1e6);
-    t.diagnostic(`${words(out, 300)}; the event loop held up to ${maxMs} ms`);
-    assert.ok(maxMs < 3_000, `the event loop was held ${maxMs} ms`);
-  },
-);
+// refuse) at 32 paths — one blob, 32 names — costs 32 parses of ~0.7 s each. Fixed (fixd, session 29):
+// manifestCommits.ts reads a blob once however many paths name it, at most 1 MiB each and 4 MiB a range,
+// parses it once, within 1 s; past a bound the range counts as changing a key: put back (0.9 s held, was 44 s).
+test('Y3 (dontAsk): a branch adding one 8 MB package.json at 32 paths does not hold the worker’s event loop (a timer’s lag under 3 s) after the call', async (t) => {
+  if (skip) return t.skip(skip);
+  const root = hookedProject();
+  const keys = process.env.Y_CONTROL ? 10 : 600_000;
+  const lag = monitorEventLoopDelay({ resolution: 10 });
+  lag.enable();
+  const out = await tool(root, 'dontAsk', 'Bash', {
+    command: [
+      'set -e',
+      'export GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x',
+      `b=$(awk 'BEGIN{printf "{"; for(i=0;i<${keys};i++) printf "%s\\"k%d\\":[0]", (i?",":""), i; print "}"}' | git hash-object -w --stdin)`,
+      'm=$(for i in $(seq -w 0 31); do printf "100644 blob $b\\tpackage.json\\n" | git mktree | sed "s/^/040000 tree /;s/$/\\tm$i/"; done)',
+      't=$( (git ls-tree HEAD; printf "%s\\n" "$m") | git mktree)',
+      'git update-ref refs/heads/big $(git commit-tree $t -p $(git rev-parse HEAD) -m big)',
+      'git ls-tree --name-only big | wc -l; git cat-file -s $b',
+    ].join('\n'),
+  });
+  lag.disable();
+  const maxMs = Math.round(lag.max / 1e6);
+  t.diagnostic(`${words(out, 300)}; the event loop held up to ${maxMs} ms`);
+  assert.ok(maxMs < 3_000, `the event loop was held ${maxMs} ms`);
+  // Past its bounds the range counts as changing a key: put back (the control's 10 keys stand).
+  assert.equal(/refs\/heads\/big/.test(out.text), keys > 10, words(out));
+});
 
 // Y4: X1's screen reads what a moved ref's commits change in THIS repository's tree; a submodule's commit is
 // a gitlink there (`sub`, mode 160000), no protected name. The sandbox writes the submodule's object store
