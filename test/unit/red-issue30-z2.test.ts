@@ -109,3 +109,36 @@ test(
     assert.equal(onDisk, false, `the person’s merge put the agent’s ${file} on disk`);
   },
 );
+
+// Z8: CaptainHook's actions (otherHookFrameworks.ts captainHook) are read as hook lines — but an action may
+// be a PHP CLASS (`"action": "\\App\\Hooks\\CheckStyle"`, CaptainHook's documented custom action; a
+// condition's `exec` too), which its runner loads through the project's composer autoloader (the hook's
+// `--bootstrap=vendor/autoload.php`): `App\` → `src/` by composer.json's PSR-4 map. "A PHP class name names
+// no file" (the reader's comment) — it does, through composer.json: src/Hooks/CheckStyle.php and the map
+// itself are the agent's to rewrite, and the person's next commit runs them. Control: the same action as a
+// command (`php tools/check.php`), which is read and protected.
+test(
+  'Z8 (dontAsk): the PHP class a CaptainHook action names (and composer.json’s autoload map to it) hold nothing of the agent’s after the call',
+  hole('Z8: CaptainHook action classes resolved through composer’s PSR-4 autoload are not protected'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const action = ctl() ? 'php src/Hooks/CheckStyle.php' : '\\App\\Hooks\\CheckStyle';
+    const root = red.project((r) => {
+      plant(r, {
+        'captainhook.json': JSON.stringify({ 'pre-commit': { enabled: true, actions: [{ action }] } }),
+        'composer.json': JSON.stringify({ autoload: { 'psr-4': { 'App\\': 'src/' } } }),
+        'src/Hooks/CheckStyle.php': '<?php\n',
+      });
+    });
+    // The hook goes in after the project's first commit (the harness's own commit would run it).
+    red.exe(
+      path.join(root, '.git', 'hooks', 'pre-commit'),
+      '#!/bin/sh\nvendor/bin/captainhook $INTERACTIVE --configuration=captainhook.json --bootstrap=vendor/autoload.php hook:pre-commit "$@"\n',
+    );
+    const rels = ctl() ? ['src/Hooks/CheckStyle.php'] : ['src/Hooks/CheckStyle.php', 'composer.json'];
+    const out = await bash(root, {}, rels.map((f) => `echo AGENT >> ${f}`).join('\n'));
+    t.diagnostic(words(out, 300));
+    const left = rels.filter((f) => /AGENT/.test(read(path.join(root, f))));
+    assert.deepEqual(left, [], 'files the person’s CaptainHook pre-commit runs, rewritten by the agent');
+  },
+);
