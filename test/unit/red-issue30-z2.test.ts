@@ -142,3 +142,55 @@ test(
     assert.deepEqual(left, [], 'files the person’s CaptainHook pre-commit runs, rewritten by the agent');
   },
 );
+
+/**
+ * A project whose git pre-commit hook is `hook` (installed after the first commit) and which holds `files`;
+ * one sandboxed call appends AGENT to each of `rels` (each write on its own): the rels that took it.
+ */
+async function hookedWrites(
+  t: { diagnostic(s: string): void },
+  hook: string,
+  files: Record<string, string>,
+  rels: readonly string[],
+): Promise<string[]> {
+  const root = red.project((r) => plant(r, files));
+  red.exe(path.join(root, '.git', 'hooks', 'pre-commit'), `#!/bin/sh\n${hook}\n`);
+  const out = await bash(root, {}, rels.map((f) => `mkdir -p ${path.dirname(f)}; echo AGENT >> ${f}`).join('\n'));
+  t.diagnostic(`${hook}: ${words(out, 160)}`);
+  return rels.filter((f) => /AGENT/.test(read(path.join(root, f)))).map((f) => `${hook}: ${f}`);
+}
+
+// Z9: W5–W7's class (taskRunners.ts: the task file a hook line's runner evaluates or takes its commands
+// from) misses the Python ecosystem's runners and docker compose. A pre-commit hook `pdm run lint` /
+// `hatch run lint` / `poe lint` / `rye run lint` runs pyproject.toml's `[tool.pdm.scripts]` /
+// `[tool.hatch.envs.default.scripts]` / `[tool.poe.tasks]` / `[tool.rye.scripts]` command; `pixi run lint`
+// pixi.toml's `[tasks]`; `tox -e lint` tox.ini's `commands`; `docker compose run --rm lint` the service
+// docker-compose.yml defines (its volumes and privileges: the host). The scripts those commands run (here
+// `sh scripts/x.sh`) and the task definitions are the agent's to rewrite; the person's next commit runs
+// them. Control: `npm run lint` with package.json's `scripts.lint` = `sh scripts/x.sh` (followed).
+test(
+  'Z9 (dontAsk): the script a pre-commit hook runs through pdm / hatch / poe / rye / pixi / tox / docker compose holds nothing of the agent’s after the call',
+  hole('Z9: taskRunners.ts does not know pdm, hatch, poe, rye, pixi, tox or docker compose'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const x = { 'scripts/x.sh': '#!/bin/sh\nexit 0\n' };
+    const cases: [string, Record<string, string>][] = ctl()
+      ? [['npm run lint', { 'package.json': '{"scripts":{"lint":"sh scripts/x.sh"}}\n' }]]
+      : [
+          ['pdm run lint', { 'pyproject.toml': '[tool.pdm.scripts]\nlint = "sh scripts/x.sh"\n' }],
+          ['hatch run lint', { 'pyproject.toml': '[tool.hatch.envs.default.scripts]\nlint = "sh scripts/x.sh"\n' }],
+          ['poe lint', { 'pyproject.toml': '[tool.poe.tasks]\nlint = "sh scripts/x.sh"\n' }],
+          ['rye run lint', { 'pyproject.toml': '[tool.rye.scripts]\nlint = "sh scripts/x.sh"\n' }],
+          ['pixi run lint', { 'pixi.toml': '[tasks]\nlint = "sh scripts/x.sh"\n' }],
+          ['tox -e lint', { 'tox.ini': '[testenv:lint]\nallowlist_externals = sh\ncommands = sh scripts/x.sh\n' }],
+          [
+            'docker compose run --rm lint',
+            { 'docker-compose.yml': 'services:\n  lint:\n    image: alpine\n    command: sh scripts/x.sh\n' },
+          ],
+        ];
+    const left: string[] = [];
+    for (const [hook, files] of cases)
+      left.push(...(await hookedWrites(t, hook, { ...x, ...files }, ['scripts/x.sh'])));
+    assert.deepEqual(left, [], 'scripts the person’s pre-commit runs, rewritten by the agent');
+  },
+);
