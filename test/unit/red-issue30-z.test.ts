@@ -175,6 +175,34 @@ test(
   },
 );
 
+// Z12: envrcNames.ts reads an `.envrc`'s exports for PATH only. Its other exports name files the person's
+// programs run in that shell with no new `direnv allow`: `export NODE_OPTIONS="--require $PWD/tools/hook.js"`
+// (every node), `export BASH_ENV=$PWD/tools/env.sh` (every non-interactive bash), `export
+// PYTHONSTARTUP=$PWD/tools/startup.py` (every python REPL) and the common `export PYTHONPATH=$PWD/src`, which
+// makes every python the person starts import `src/sitecustomize.py` — a file the agent may simply add.
+// (docs/security.md names dotenv's other variables as not followed; the `.envrc`'s own exports are the same
+// door.) Control: the same files named by `source_env` (followed).
+test(
+  'Z12 (dontAsk): files an .envrc export names (NODE_OPTIONS --require, BASH_ENV, PYTHONSTARTUP, PYTHONPATH’s sitecustomize.py) hold nothing of the agent’s after the call',
+  hole('Z12: envrcNames.ts follows an .envrc’s PATH exports only'),
+  async (t) => {
+    if (skip) return t.skip(skip);
+    const envrc = ctl()
+      ? 'source_env tools/hook.js\nsource_env tools/env.sh\nsource_env tools/startup.py\nsource_env src/sitecustomize.py\n'
+      : 'export NODE_OPTIONS="--require $PWD/tools/hook.js"\nexport BASH_ENV=$PWD/tools/env.sh\nexport PYTHONSTARTUP=$PWD/tools/startup.py\nexport PYTHONPATH=$PWD/src\n';
+    const left = await written(
+      t,
+      { '.envrc': envrc, 'tools/hook.js': '', 'tools/env.sh': '', 'tools/startup.py': '', 'src/app/a.py': '' },
+      ['tools/hook.js', 'tools/env.sh', 'tools/startup.py', 'src/sitecustomize.py'],
+    );
+    assert.deepEqual(
+      left,
+      [],
+      'files the person’s shell runs through the .envrc’s exports, rewritten or added by the agent',
+    );
+  },
+);
+
 // Z3: `use nix -I nixpkgs=./nix/pinned` (a pinned nixpkgs in the project, NIX_PATH by option) — useFiles
 // skips `-I`'s value, so `<nixpkgs>` in shell.nix (every shell.nix's first line) evaluates
 // `nix/pinned/default.nix`, which nothing protects. Control: `import ./nix/pinned {}` (a directory literal:
