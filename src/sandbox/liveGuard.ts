@@ -49,7 +49,9 @@ import { treeWatch, type TreeListener } from './treeWatch';
 import { reachOwned } from './anchored';
 import { SLICE_MS } from './loopSlices';
 import type { RefSnapshots } from './movedRefs';
+import type { TodoSnapshots } from './sequencerState';
 import { watchRefs } from './liveRefs';
+import { watchSequencers } from './liveTodos';
 
 /** What the guard compares with: the protection of the command (src/sandbox/sessionPlan.ts). */
 export interface GuardedProtection {
@@ -70,6 +72,10 @@ export interface GuardedProtection {
   staged?: StagedSnapshots;
   /** The refs of those repositories when the command started, moved on by what the guard let stand (liveRefs.ts, V8). */
   refs?: RefSnapshots;
+  /** Their sequencer state when the command started (sequencerState.ts; liveTodos.ts, ZZ2). */
+  todos?: TodoSnapshots;
+  /** Their git directories, with their linked worktrees' (movedObjects.ts). */
+  objects?: { gitDirs: readonly string[] };
 }
 
 /** The least time between two rounds of checks (the events of a round coalesced); the first round runs at once. */
@@ -305,10 +311,8 @@ export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
   const { undid, onHostile } = hostileWatch(live, nameRoots);
   const lookStaged = stagedWatch(protection, live, () => stopped);
   const retries = new Map<string, number>();
-  // An entry left because its parent was swapped for a symlink at that instant (a loop that swaps it
-  // back and forth, K11): looked at again shortly, as long as the command runs, so that it is undone
-  // once the parent is back — and a path written again after its undo stops the command.
-  // At most LOCK_RETRIES times per entry (a parent left as a symlink is not the command's write).
+  // An entry left because its parent was swapped for a symlink at that instant (K11): looked at again
+  // shortly, at most LOCK_RETRIES times, so that it is undone once the parent is back.
   const pending = new Set<string>();
   const tries = new Map<string, number>();
   const again = (key: string) => {
@@ -385,6 +389,7 @@ export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
   for (const e of existing.entries.values()) if (e.existed) baseline.add(e.path);
   const unsubscribe = trees.map((t) => t.subscribe(treeEvents(rounds, lookStaged, () => stopped)));
   const refs = protection.refs && watchRefs(protection.refs, { live, undid, roots: nameRoots }); // V8
+  const todoWatch = watchSequencers(protection, live); // ZZ2: a stopped rebase's todo, at rest
   return {
     watched: () => trees.reduce((n, t) => n + t.watched(), 0),
     onHostile,
@@ -393,6 +398,7 @@ export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
       rounds.cancel();
       empty.stop();
       refs?.stop();
+      todoWatch?.stop();
       for (const u of unsubscribe) u();
     },
   };

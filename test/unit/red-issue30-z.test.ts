@@ -27,7 +27,7 @@ before(async () => (skip = await red.setUp()));
 const words = (out: { status: string; text: string }, n = 600) => `${out.status}: ${out.text.slice(0, n)}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-// Z1 (V8 reopened by starvation): while a command runs, liveRefs.ts screens the refs it moved in rounds of
+// Z1 (V8 reopened by starvation; closed: a name left unjudged 1.5 s is put back unscreened): while a command runs, liveRefs.ts screens the refs it moved in rounds of
 // ROUND_BUDGET_MS (200 ms) of git, at most one a second per repository and IDLE_FACTOR (9) times a round's
 // length apart; what a round does not reach is left for the next, never put back. Each round judges at least
 // ONE name, in refNames' order: loose refs first, packed refs last. So a command that first makes some
@@ -38,7 +38,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // with their environment. Control: no slow branches (fix is put back within a round).
 test(
   'Z1 (dontAsk, while the command runs): P1’s branch queued behind slow-to-judge branches — the person’s checkout of it 15 s later and next commit run nothing of the agent’s',
-  hole('Z1: a live round judges one name at least, in order, packed refs last: slow branches starve the screen'),
+  { timeout: 120_000 },
   async (t) => {
     if (skip) return t.skip(skip);
     const root = hookedProject();
@@ -106,7 +106,7 @@ const shellNix = (body: string) => `{ pkgs ? import <nixpkgs> {} }: ${body}\n`;
 // rewrite them. Control: the same through `.sh` / `.nix` names, which are followed.
 test(
   'Z2 (dontAsk): files a use nix / use flake evaluation reads by builtins.readFile / importTOML / fromJSON hold nothing of the agent’s after the call',
-  hole('Z2: envrcNames.ts follows Nix path literals of .nix/.sh/.bash/extension-less names only'),
+  {}, // closed (fixg): every path literal of a followed Nix file is protected (sandbox/nixFiles.ts)
   async (t) => {
     if (skip) return t.skip(skip);
     const [toml, txt, json] = ctl()
@@ -153,9 +153,7 @@ test(
 // adds modules/evil.nix, which the person's next `cd` evaluates. Control: the same files as literals.
 test(
   'Z2b (dontAsk): Nix files a use nix evaluation reaches through `./. + "/x.nix"` or readDir of a directory hold nothing of the agent’s after the call',
-  hole(
-    'Z2b: envrcNames.ts reads a directory literal as its default.nix only (paths built on it, readDir, are not followed)',
-  ),
+  {}, // closed (fixg): paths built on a directory literal, readDir: the directory whole (sandbox/nixFiles.ts)
   async (t) => {
     if (skip) return t.skip(skip);
     const body = ctl()
@@ -209,7 +207,7 @@ test(
 // followed).
 test(
   'Z3 (dontAsk): the directory a use nix -I name=./dir search path names — its default.nix holds nothing of the agent’s after the call',
-  hole('Z3: envrcNames.ts skips -I / NIX_PATH search paths into the project'),
+  {}, // closed (fixg): -I and NIX_PATH search paths are followed (sandbox/nixFiles.ts)
   async (t) => {
     if (skip) return t.skip(skip);
     const left = await written(
@@ -233,9 +231,7 @@ test(
 // the person's next `cd` runs outside the sandbox; none is protected. Control: `use nix` (shell.nix).
 test(
   'Z4 (dontAsk): devenv.nix / devenv.yaml, devbox.json, .flox/env/manifest.toml and guix.scm an .envrc loads hold nothing of the agent’s after the call',
-  hole(
-    'Z4: use devenv, use guix, devbox’s and flox’s direnv lines are not read (their configurations run shell code at each load)',
-  ),
+  {}, // closed (fixg): devenv, devbox, flox, use guix lines are read (sandbox/devEnvFiles.ts)
   async (t) => {
     if (skip) return t.skip(skip);
     const env: Record<string, string> = ctl()
