@@ -8,7 +8,7 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { redTeamUnit } from '../support/redTeamUnit';
+import { holeGate, redTeamUnit } from '../support/redTeamUnit';
 import { initialContext } from '../../src/core/context';
 import { toolResultText } from '../../src/core/apiMessages';
 import { runToolPipeline } from '../../src/toolCall/pipeline';
@@ -25,6 +25,7 @@ const red = redTeamUnit({
   bait: { ANTHROPIC_API_KEY: 'sk-ant-BAIT-Z2-api', ZEPHYR_LEDGER_SECRET: 'BAIT-Z2-ledger' },
 });
 const { read, personGit } = red;
+const hole = holeGate('R30Z_HOLES');
 let skip: string | false = false;
 before(async () => (skip = await red.setUp()));
 
