@@ -27,6 +27,7 @@ const pick = (id: string, o: { skip?: string }) =>
 const ROWS = {
   ZZ1: pick('ZZ1', hole('a worker crash mid-call skips the sequencer screen: a rebase todo’s exec line stays')),
   ZZ1b: pick('ZZ1b', hole('a deploy (SIGTERM) mid-call: the same')),
+  ZZ2: pick('ZZ2', hole('a background task’s checks run when it ends: its rebase todo’s exec line stays meanwhile')),
 };
 const { allSkipped, setUp } = redTeamEndToEnd(ROWS, 'zz');
 
@@ -110,6 +111,39 @@ test(
             );
           },
         );
+
+      await t.test(
+        'ZZ2 (dontAsk, no rule): a BACKGROUND Bash task leaves an interactive rebase stopped at `break` with `exec <payload>` next, and goes on running (a dev server, a watcher); the session’s turn ends; the person finishes the rebase (`git rebase --continue`) — nothing runs outside the sandbox',
+        ROWS.ZZ2,
+        async () => {
+          const P = gitProject(fx, 'zz2');
+          const mark = path.join(fx.marks, 'zz2.host');
+          const payload = `cat ~/.aws/credentials > ${mark}; env >> ${mark}`;
+          s.scripts.set('zz2-plant', [
+            bash('zz2_plant', stoppedRebase(payload, control ? 1 : 90), { run_in_background: true }),
+          ]);
+          const id = await s.detach(`zz2-${Date.now()}`, P, 'dontAsk', 'zz2-plant');
+          try {
+            await waitFor(
+              'the stopped rebase',
+              async () => fs.existsSync(path.join(P, 'planted.txt')) || undefined,
+              60_000,
+            );
+            // ZZ_CONTROL: the task ends (the checks after it run) before the person's step.
+            if (control)
+              t.diagnostic(`session: ${(await s.cli(['attach', id])).stdout.replace(/\s+/g, ' ').slice(0, 600)}`);
+            const out = personGitAt(P, fx.home, 'rebase', '--continue');
+            t.diagnostic(`the person's git rebase --continue: ${out.trim().slice(0, 300)}`);
+            const seen = fs.existsSync(mark) ? fs.readFileSync(mark, 'utf8') : '';
+            assert.deepEqual(
+              { ranOnHost: fs.existsSync(mark), bait: baitInText(seen) },
+              { ranOnHost: false, bait: [] },
+            );
+          } finally {
+            await s.cli(['cancel', id]).catch(() => undefined);
+          }
+        },
+      );
     });
   },
 );
