@@ -32,6 +32,10 @@ const ROWS = {
   // Was a HOLE: fixed (the live guard watches a new repository's cleaned config for a second name:
   // sandbox/liveGuard.ts linkWatch); unit/red-issue30-zz-link is its fast row, run by default.
   ZZ3: pick('ZZ3', held('a background task writes a nested repository’s config through a hard link')),
+  ZZ4: pick('ZZ4', hole('a worker crash mid-call leaves the sandbox’s placeholders in the project and its .git')),
+  ZZ4b: pick('ZZ4b', held('a deploy (SIGTERM) mid-call: the placeholders are removed')),
+  ZZH5a: pick('ZZH5a', held('the person interrupts the call: the checks after it run')),
+  ZZH5b: pick('ZZH5b', held('the person cancels the session: the checks after the call run')),
   ZZH4a: pick(
     'ZZH4a',
     held('a crash mid-call: a subdirectory settings file written through a hard link is gone all the same'),
@@ -77,6 +81,13 @@ function stoppedRebase(payload: string, sleep: number): string {
   ].join('\n');
 }
 
+const STOPS = {
+  SIGKILL: 'the worker crashes (SIGKILL) and the person restarts it',
+  SIGTERM: 'the worker is stopped as a deploy stops it (SIGTERM) and the person restarts it',
+  interrupt: 'the person interrupts the session (`durable-agent interrupt`)',
+  cancel: 'the person cancels the session (`durable-agent cancel`)',
+} as const;
+
 test(
   'round zz: a worker crash in the middle of a sandboxed call, then the person’s ordinary steps — nothing the agent planted runs outside the sandbox',
   allSkipped ? { skip: 'every row is skipped (R30ZZ_HOLES=1 / R30ZZ_HELD=1 run them)' } : { timeout: 600_000 },
@@ -86,9 +97,11 @@ test(
       for (const [row, how] of [
         ['ZZ1', 'SIGKILL'],
         ['ZZ1b', 'SIGTERM'],
+        ['ZZH5a', 'interrupt'],
+        ['ZZH5b', 'cancel'],
       ] as const)
         await t.test(
-          `${row} (dontAsk, no rule): a Bash call leaves an interactive rebase stopped at \`break\` with \`exec <payload>\` next in its todo, and sleeps; the worker is stopped (${how === 'SIGKILL' ? 'a crash: SIGKILL' : 'a deploy: SIGTERM'}); the person restarts it and finishes the rebase the agent was doing (\`git rebase --continue\`) — nothing runs outside the sandbox`,
+          `${row} (dontAsk, no rule): a Bash call leaves an interactive rebase stopped at \`break\` with \`exec <payload>\` next in its todo, and sleeps; ${STOPS[how]}; the person finishes the rebase the agent was doing (\`git rebase --continue\`) — nothing runs outside the sandbox`,
           ROWS[row],
           async () => {
             const P = gitProject(fx, row.toLowerCase());
@@ -103,13 +116,22 @@ test(
               async () => fs.existsSync(path.join(P, 'planted.txt')) || undefined,
               60_000,
             );
-            if (!control) {
+            if (control) {
+              // the call ends by itself
+            } else if (how === 'interrupt' || how === 'cancel') {
+              await s.cli([how, id]);
+              // An interrupted session waits for a follow-up: the person ends it.
+              if (how === 'interrupt') await s.cli(['cancel', id]);
+            } else {
               await (how === 'SIGTERM' ? s.stopWorker() : s.crashWorker());
               await s.startWorker();
             }
             const ended = await s.cli(['attach', id]);
             t.diagnostic(`session 1: ${ended.stdout.replace(/\s+/g, ' ').slice(0, 800)}`);
             t.diagnostic(`transcript: ${(await s.cli(['transcript', id])).stdout.slice(0, 1500)}`);
+            t.diagnostic(
+              `left in the project: ${fs.readdirSync(P).join(' ')}; in .git: ${fs.readdirSync(path.join(P, '.git')).join(' ')}`,
+            );
             const todo = path.join(P, '.git', 'rebase-merge', 'git-rebase-todo');
             t.diagnostic(`todo now: ${fs.existsSync(todo) ? fs.readFileSync(todo, 'utf8').slice(0, 300) : '(none)'}`);
             const out = personGitAt(P, fx.home, 'rebase', '--continue');
@@ -119,6 +141,38 @@ test(
               { ranOnHost: fs.existsSync(mark), bait: baitInText(seen) },
               { ranOnHost: false, bait: [] },
             );
+          },
+        );
+
+      for (const [row, how] of [
+        ['ZZ4', 'SIGKILL'],
+        ['ZZ4b', 'SIGTERM'],
+      ] as const)
+        await t.test(
+          `${row} (dontAsk, no rule): an ordinary long Bash call (sleep); ${STOPS[how]}; the session goes on and ends — the person’s project and its .git hold nothing the worker put there for the call (no placeholder: .claude, .envrc, .mcp.json, .git/commondir…)`,
+          ROWS[row],
+          async () => {
+            const P = gitProject(fx, row.toLowerCase());
+            const entries = () =>
+              [
+                ...fs.readdirSync(P).map((e) => e),
+                ...fs.readdirSync(path.join(P, '.git')).map((e) => `.git/${e}`),
+              ].sort();
+            const before = entries();
+            s.scripts.set(`${row}-sleep`, [
+              bash(`${row}_sleep`, `echo started > started.txt; sleep ${control ? 1 : 120}`, { timeout: 300_000 }),
+            ]);
+            const id = await s.detach(`${row}-${Date.now()}`, P, 'dontAsk', `${row}-sleep`);
+            await waitFor('the call', async () => fs.existsSync(path.join(P, 'started.txt')) || undefined, 60_000);
+            if (!control) {
+              await (how === 'SIGTERM' ? s.stopWorker() : s.crashWorker());
+              await s.startWorker();
+            }
+            t.diagnostic(`session: ${(await s.cli(['attach', id])).stdout.replace(/\s+/g, ' ').slice(0, 300)}`);
+            const added = entries().filter(
+              (e) => !before.includes(e) && e !== 'started.txt' && !/^\.git\/(ORIG_HEAD|logs|index|worktrees)$/.test(e),
+            );
+            assert.deepEqual({ added }, { added: [] });
           },
         );
 
