@@ -34,6 +34,7 @@ const ROWS = {
   ZZ3: pick('ZZ3', held('a background task writes a nested repository’s config through a hard link')),
   ZZ4: pick('ZZ4', hole('a worker crash mid-call leaves the sandbox’s placeholders in the project and its .git')),
   ZZ4b: pick('ZZ4b', held('a deploy (SIGTERM) mid-call: the placeholders are removed')),
+  ZZH6: pick('ZZH6', held('a background task is not run again on the new worker after a crash')),
   ZZH5a: pick('ZZH5a', held('the person interrupts the call: the checks after it run')),
   ZZH5b: pick('ZZH5b', held('the person cancels the session: the checks after the call run')),
   ZZH4a: pick(
@@ -175,6 +176,31 @@ test(
             assert.deepEqual({ added }, { added: [] });
           },
         );
+
+      await t.test(
+        'ZZH6 (dontAsk, no rule): a BACKGROUND task appends a line and sleeps; the worker crashes and the person restarts it — the command does not run twice',
+        ROWS.ZZH6,
+        async () => {
+          const P = gitProject(fx, 'zzh6');
+          s.scripts.set('zzh6-bg', [
+            bash('zzh6_bg', 'echo run >> runs.txt; sleep 20; echo done >> runs.txt', { run_in_background: true }),
+          ]);
+          const id = await s.detach(`zzh6-${Date.now()}`, P, 'dontAsk', 'zzh6-bg');
+          try {
+            await waitFor('the task', async () => fs.existsSync(path.join(P, 'runs.txt')) || undefined, 60_000);
+            await s.crashWorker();
+            await s.startWorker();
+            await new Promise((r) => setTimeout(r, 30_000));
+            const runs = fs.readFileSync(path.join(P, 'runs.txt'), 'utf8');
+            t.diagnostic(
+              `runs.txt: ${runs.replace(/\n/g, ' ')}; session: ${(await s.cli(['status', id])).stdout.replace(/\s+/g, ' ').slice(0, 400)}`,
+            );
+            assert.equal(runs.split('\n').filter((l) => l === 'run').length, 1);
+          } finally {
+            await s.cli(['cancel', id]).catch(() => undefined);
+          }
+        },
+      );
 
       await t.test(
         'ZZ2 (dontAsk, no rule): a BACKGROUND Bash task leaves an interactive rebase stopped at `break` with `exec <payload>` next, and goes on running (a dev server, a watcher); the session’s turn ends; the person finishes the rebase (`git rebase --continue`) — nothing runs outside the sandbox',
