@@ -4,11 +4,41 @@
 // HOOKS_UNREAD, never empty: an empty list made every screen answer "no hook changed" (red team v,
 // V11: P1's branch passed while `extends: ["["]` made the lefthook reader throw). Each screen treats
 // HOOKS_UNREAD as "every fresh commit, staged hook entry or patch may change a hook": put back.
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { repositoryConfigTargets, workTreeOf } from './repoConfigTargets';
 import { toolConfigTargets } from './toolConfigTargets';
 import { trackedControl } from './controlCommits';
 import { DENIED_EVEN_ABSENT } from './protect';
+
+/** Session control files kept at most (the oldest dropped past it). */
+const MAX_SESSION_CONTROL = 4096;
+/** The files sessions' own hooks and MCP servers run (the plans' controlFiles), real paths. */
+const sessionControl = new Set<string>();
+
+const realOf = (p: string): string => {
+  try {
+    return path.join(fs.realpathSync.native(path.dirname(p)), path.basename(p));
+  } catch {
+    return p;
+  }
+};
+
+/**
+ * The files a session's own hooks and MCP servers run (sessionPlan.ts, before each command): a ref,
+ * staged entry or patch carries none, as it carries no git hook (red team z, Z5: a plumbing branch
+ * changing `scripts/check.sh`, which the project's Stop hook runs and the sandbox denies on disk,
+ * stood; the person's merge put it where the next session's hook ran it). Kept for every session on
+ * this worker: a file one session's hook runs is protected in another's screens too (fail closed).
+ */
+export function registerSessionControlFiles(files: readonly string[]): void {
+  for (const f of files) {
+    const r = realOf(f);
+    sessionControl.delete(r);
+    sessionControl.add(r);
+    if (sessionControl.size > MAX_SESSION_CONTROL) sessionControl.delete(sessionControl.values().next().value!);
+  }
+}
 
 /** The hook paths of a repository whose hook configuration could not be read (compared by identity). */
 export const HOOKS_UNREAD: readonly string[] = Object.freeze([':(unread)']);
@@ -43,7 +73,10 @@ export function hookPathspecs(gitDir: string): readonly string[] {
   const control = trackedControl(gitDir);
   if (control === undefined) return HOOKS_UNREAD;
   for (const c of [...control, ...DENIED_EVEN_ABSENT]) out.add(c);
-  for (const e of targets) {
+  // And the files the sessions' own hooks and MCP servers run (Z5), by the work tree's real path.
+  const real = realOf(tree);
+  const own = [...sessionControl].filter((f) => f.startsWith(real + path.sep)).map((f) => tree + f.slice(real.length));
+  for (const e of [...targets, ...own.map((p) => ({ kind: 'file', path: p }))]) {
     const rel = path.relative(tree, e.path);
     if (rel === '' || rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) continue;
     const r = rel.split(path.sep).join('/');

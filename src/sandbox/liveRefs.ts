@@ -21,10 +21,10 @@
 // directory past MAX_WATCHES (then the repository is looked at every REFS_INTERVAL_MS instead).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { screenRepoRefs, type LiveRound, type RefSnapshots, type RepoScreened } from './movedRefs';
+import { screenRepoRefs, type RefSnapshots, type RepoScreened } from './movedRefs';
 import { PSEUDOREF } from './refFiles';
 import { workTreeOf } from './repoConfigTargets';
-import type { RoundCaches } from './verdictCache';
+import type { LiveRound, RoundCaches } from './verdictCache';
 
 /** The least time between two rounds of one repository. */
 export const REFS_INTERVAL_MS = 1000;
@@ -111,6 +111,7 @@ export function watchRefs(refs: RefSnapshots, hooks: Hooks): RefsWatch {
   const polled = new Set<string>();
   const rel = relIn(hooks.roots);
   const caches: RoundCaches = new WeakMap();
+  const since = new Map<string, number>();
   let rounds = 0;
   const due = (gitDir: string) => {
     if (stopped || timers.has(gitDir)) return;
@@ -129,16 +130,20 @@ export function watchRefs(refs: RefSnapshots, hooks: Hooks): RefsWatch {
     rounds++;
     let r: RepoScreened | undefined;
     let again = polled.has(gitDir);
+    let dueBy: number | undefined;
     try {
-      const bound: LiveRound = { budgetMs: ROUND_BUDGET_MS, caches };
+      const bound: LiveRound = { budgetMs: ROUND_BUDGET_MS, caches, since };
       r = screenRepoRefs(gitDir, was, rel(workTreeOf(gitDir)), bound);
       if (bound.cut) again = true;
+      dueBy = bound.dueBy;
       for (const n of r.notes) if (!hooks.live.includes(n)) hooks.live.push(n);
       for (const e of r.back) hooks.undid(path.join(gitDir, e));
     } catch {
       // The check after the call is the backstop (it runs the same screen, with its fallback).
     }
-    next.set(gitDir, Date.now() + Math.max(REFS_INTERVAL_MS, (performance.now() - t0) * IDLE_FACTOR));
+    // What a round left is put back once it waited LEFT_GRACE_MS (movedRefs.ts): the next round runs by then.
+    const spaced = Date.now() + Math.max(REFS_INTERVAL_MS, (performance.now() - t0) * IDLE_FACTOR);
+    next.set(gitDir, Math.min(spaced, (dueBy ?? Infinity) + SETTLE_MS));
     if (again || r?.left.size) due(gitDir);
   };
   const closers = [...refs.keys()]

@@ -29,7 +29,7 @@ import { putBack, removeUnknownLoose, retried } from './refPutBack';
 import { rangeChangesHooks } from './refRange';
 import { rangeChangesManifestKeys } from './manifestCommits';
 import { tipChangesControl } from './controlCommits';
-import { inLiveRound, keep, recall, type RoundCaches } from './verdictCache';
+import { inLiveRound, keep, leave, overdue, recall, LEFT_GRACE_MS, type LiveRound } from './verdictCache';
 import { screenGit } from './screenGit';
 
 /** Each repository's refs when a command started, by git directory. */
@@ -47,6 +47,8 @@ const BUDGET_MS = 20_000;
  * V10: six reflog lines naming commits of a tree bomb held the event loop 16 s).
  */
 const LINES_BUDGET_MS = 1_500;
+/** Why a name left unjudged by the rounds while the command ran is put back (red team z, Z1). */
+const LATE = `could not be screened while the command ran within ${LEFT_GRACE_MS / 1000} s (hostile: put back unscreened; the check after the command judges what it makes again)`;
 /** Bytes of one tree's listing (about 800,000 names): a bigger tree is not screened (V10). */
 const LISTING_BYTES = 32 << 20;
 const MAX_CACHE = 20_000;
@@ -194,7 +196,7 @@ function judge(
   truncated: boolean,
   olds: ReadonlySet<string>,
   base?: string,
-  live?: { budgetMs: number; left: Moved[] },
+  live?: { budgetMs: number; left: Moved[]; round: LiveRound },
 ): Map<Moved, string> {
   const out = new Map<Moved, string>();
   const hooks =
@@ -220,10 +222,14 @@ function judge(
   const started = Date.now();
   const stop = live && started + live.budgetMs;
   for (const m of moved) {
+    // By name, not target: moving a left name elsewhere does not start its wait again.
+    const leftKey = `ref\0${gitDir}\0${m.name}`;
     if (m.forced)
       out.set(m, 'was a symbolic link, a replace ref or a ref file too big to read (over 1 MiB) a command wrote');
+    else if (live && overdue(live.round, leftKey, started))
+      out.set(m, LATE); // left unjudged by rounds for LEFT_GRACE_MS (red team z, Z1)
     else if (stop && Date.now() > stop && moved.indexOf(m) > 0)
-      live.left.push(m); // the next round's (liveRefs.ts); each round judges one at least
+      leave(live.round, leftKey, live.left, m); // the next round's; each round judges one at least
     else if (Date.now() - started > BUDGET_MS) out.set(m, 'could not be screened in time');
     else if (m.fresh.some((o) => carriesGitDirectory(gitDir, o))) out.set(m, carry);
     else if (m.fresh.length > 0 && hooksUnread((specs ??= hookPathspecs(gitDir)))) out.set(m, unread);
@@ -231,6 +237,7 @@ function judge(
     else if (m.fresh.some((o) => rangeChangesHooks(gitDir, o, olds, (specs ??= hookPathspecs(gitDir)), base)))
       out.set(m, hooksOnTheWay);
     else if (m.fresh.some((o) => rangeChangesManifestKeys(gitDir, o, olds))) out.set(m, keys);
+    if (live && live.left.at(-1) !== m) live.round.since.delete(leftKey); // judged (or put back): a later leave waits afresh
   }
   return out;
 }
@@ -311,9 +318,12 @@ function undoCarriedLogs(
     rangeChangesManifestKeys(gitDir, oid, olds);
   const bad = (name: string): boolean => {
     if (hostile || name.startsWith('?')) return true;
+    // Left unjudged by earlier rounds for LEFT_GRACE_MS: taken out unscreened (red team z, Z1).
+    if (live && overdue(live, `log\0${gitDir}\0${name}`, Date.now())) return true;
     // Past a live round's bound: left for the next round or the check after the call (the logs' snapshot is not moved on).
     if (live && Date.now() > until && verdict.size > 0) {
       live.cut = true;
+      leave(live, `log\0${gitDir}\0${name}`);
       return false;
     }
     let v = verdict.get(name);
@@ -321,6 +331,7 @@ function undoCarriedLogs(
       const target = name.startsWith('@') ? wordTarget(gitDir, now, name.slice(1)) : name;
       v = target === HOSTILE || (target !== undefined && carries(target));
       verdict.set(name, v);
+      live?.since.delete(`log\0${gitDir}\0${name}`);
     }
     return v;
   };
@@ -373,15 +384,6 @@ export function todoScreen(before: RefSnapshots): (gitDir: string, word: string)
   };
 }
 
-/** A round while the command runs (liveRefs.ts): what is not judged within `budgetMs` is left for the next round, not put back. */
-export interface LiveRound {
-  budgetMs: number;
-  /** The verdicts of this command's rounds (never the shared caches': verdictCache.ts). */
-  caches: RoundCaches;
-  /** Set when reflog lines were left unjudged. */
-  cut?: boolean;
-}
-
 /** One repository's screen: its notes, the refs as read, the entries put back and those left unjudged (live). */
 export interface RepoScreened {
   notes: string[];
@@ -411,7 +413,7 @@ function screenRepo(gitDir: string, was: RefState, where: string, live?: LiveRou
   const verdicts =
     moved.length === 0 && !truncated
       ? new Map<Moved, string>()
-      : judge(gitDir, moved, truncated, oldOids(was), base, live && { budgetMs: live.budgetMs, left });
+      : judge(gitDir, moved, truncated, oldOids(was), base, live && { budgetMs: live.budgetMs, left, round: live });
   const done = new Map<string, boolean>();
   for (const [m, why] of verdicts) {
     let ok = true;

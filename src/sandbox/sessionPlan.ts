@@ -45,6 +45,7 @@ import { worktreeGitAccess } from '../worktree/git';
 import { personPath, sandboxPrograms } from '../hostProcess/programs';
 import { sandboxGitFiles } from './gitEnv';
 import { recheckUnchecked } from './uncheckedCalls';
+import { registerSessionControlFiles } from './hookPathspecs';
 import { loopTicker, runAll, runSliced } from './loopSlices';
 
 let runtimeRoot: string | undefined;
@@ -195,6 +196,7 @@ export async function sessionSandboxPlan(scope: SessionCommandScope): Promise<Se
     // The checks after an earlier call here that threw (afterCall.ts): run again first; still throwing, no command.
     const rechecked = await recheckUnchecked(roots, scope.who);
     const extra = [...(scope.controlFiles ?? [])];
+    registerSessionControlFiles(extra); // a ref, staged entry or patch carries none either (red team z, Z5)
     // Inside a git directory (a worktree's git access) no protected name configures anything: not a root to guard.
     const allowed = (settings?.filesystem?.allowWrite ?? []).map((p) => realOrSelf(expandTilde(p, os.homedir())));
     const writable = allowed.filter((p) => !p.split(path.sep).includes('.git'));
