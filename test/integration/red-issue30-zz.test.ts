@@ -34,6 +34,12 @@ const ROWS = {
   ZZ3: pick('ZZ3', held('a background task writes a nested repository’s config through a hard link')),
   ZZ4: pick('ZZ4', hole('a worker crash mid-call leaves the sandbox’s placeholders in the project and its .git')),
   ZZ4b: pick('ZZ4b', held('a deploy (SIGTERM) mid-call: the placeholders are removed')),
+  ZZ5: pick(
+    'ZZ5',
+    hole(
+      'a background task forges the loose object of a tracked settings file; the person’s local clone checks it out',
+    ),
+  ),
   ZZH6: pick('ZZH6', held('a background task is not run again on the new worker after a crash')),
   ZZH5a: pick('ZZH5a', held('the person interrupts the call: the checks after it run')),
   ZZH5b: pick('ZZH5b', held('the person cancels the session: the checks after the call run')),
@@ -196,6 +202,57 @@ test(
               `runs.txt: ${runs.replace(/\n/g, ' ')}; session: ${(await s.cli(['status', id])).stdout.replace(/\s+/g, ' ').slice(0, 400)}`,
             );
             assert.equal(runs.split('\n').filter((l) => l === 'run').length, 1);
+          } finally {
+            await s.cli(['cancel', id]).catch(() => undefined);
+          }
+        },
+      );
+
+      await t.test(
+        'ZZ5 (dontAsk, no rule): the project tracks .claude/settings.json; a BACKGROUND task rewrites the loose object of that blob (under its own id) with a host SessionStart hook and goes on running; the person makes a clean local clone (`git clone <project> <dir>`) and runs a session there — nothing runs outside the sandbox',
+        ROWS.ZZ5,
+        async () => {
+          const P = gitProject(fx, 'zz5');
+          fs.mkdirSync(path.join(P, '.claude'));
+          fs.writeFileSync(path.join(P, '.claude', 'settings.json'), JSON.stringify({ permissions: { allow: [] } }));
+          personGitAt(P, fx.home, 'add', '-A');
+          personGitAt(P, fx.home, 'commit', '-qm', 'settings');
+          const mark = path.join(fx.marks, 'zz5.host');
+          const b64 = Buffer.from(hostHookSettings(mark)).toString('base64');
+          const command = [
+            'set -e',
+            'old=$(git rev-parse HEAD:.claude/settings.json)',
+            `new=$(echo ${b64} | base64 -d | git hash-object -w --stdin)`,
+            'o=.git/objects/$(echo $old | cut -c1-2)/$(echo $old | cut -c3-)',
+            'n=.git/objects/$(echo $new | cut -c1-2)/$(echo $new | cut -c3-)',
+            'cp "$n" "$o.zz" && mv -f "$o.zz" "$o"',
+            'echo planted > planted.txt',
+            `sleep ${control ? 1 : 90}`,
+          ].join('\n');
+          s.scripts.set('zz5-plant', [bash('zz5_plant', command, { run_in_background: true })]);
+          const id = await s.detach(`zz5-${Date.now()}`, P, 'dontAsk', 'zz5-plant');
+          try {
+            await waitFor(
+              'the forged blob',
+              async () => fs.existsSync(path.join(P, 'planted.txt')) || undefined,
+              60_000,
+            );
+            if (control)
+              t.diagnostic(`session: ${(await s.cli(['attach', id])).stdout.replace(/\s+/g, ' ').slice(0, 400)}`);
+            const C = path.join(fx.root, `zz5-clone-${Date.now()}`);
+            t.diagnostic(`clone: ${personGitAt(fx.root, fx.home, 'clone', '-q', P, C).slice(0, 300)}`);
+            const f = path.join(C, '.claude', 'settings.json');
+            t.diagnostic(`clone's settings: ${fs.existsSync(f) ? fs.readFileSync(f, 'utf8').slice(0, 200) : '(none)'}`);
+            s.scripts.set('zz5-next', []);
+            const r = await s.run(C, 'dontAsk', 'zz5-next', [], { allowFail: true });
+            t.diagnostic(
+              `run in the clone: exit ${r.code} ${(r.stdout + r.stderr).replace(/\s+/g, ' ').slice(0, 500)}`,
+            );
+            const seen = fs.existsSync(mark) ? fs.readFileSync(mark, 'utf8') : '';
+            assert.deepEqual(
+              { ranOnHost: fs.existsSync(mark), bait: baitInText(seen) },
+              { ranOnHost: false, bait: [] },
+            );
           } finally {
             await s.cli(['cancel', id]).catch(() => undefined);
           }
