@@ -9,7 +9,9 @@
 // brings in that does so against a parent, is what the sandbox could not have written: put back.
 // At any depth (a new `packages/app/.envrc` runs at the person's next `cd` there). Through the door,
 // with the screens' git; what git could not answer in time or within its bounds counts as carrying one.
+// A gitlink a commit moves is followed into the submodule's objects (gitlinkCommits.ts; red team y, Y4).
 import { protectedRepositoryEntry } from '../permissions/protectedPaths';
+import { listingChangesControl, rawListing, treeListing } from './gitlinkCommits';
 import { screenGit } from './screenGit';
 import { keep, recall } from './verdictCache';
 
@@ -29,7 +31,6 @@ const tips = new Map<string, boolean>();
 const tracked = new Map<string, readonly string[]>();
 
 const paths = (stdout: string) => stdout.split('\0').filter((p) => p !== '');
-const anyControl = (names: readonly string[]) => names.some((p) => protectedRepositoryEntry(p) !== undefined);
 
 /** Kept for the check after a call; a live round's in its own map (verdictCache.ts: its objects are not verified yet). */
 const remember = <T>(cache: Map<string, T>, key: string, v: T): T => keep(cache, key, v, MAX_CACHE);
@@ -45,15 +46,20 @@ export function tipChangesControl(gitDir: string, oid: string, base: string | un
   if (known !== undefined) return known;
   const r =
     base === undefined
-      ? screenGit(gitDir, ['ls-tree', '-r', '-z', '--name-only', '--full-tree', oid], undefined, LISTING_BYTES, GIT_MS)
+      ? screenGit(gitDir, ['ls-tree', '-r', '-z', '--full-tree', oid], undefined, LISTING_BYTES, GIT_MS)
       : screenGit(
           gitDir,
-          ['diff-tree', '-r', '-z', '--name-only', '--no-renames', base, oid],
+          ['diff-tree', '-r', '-z', '--no-renames', '--ignore-submodules=none', base, oid],
           undefined,
           LISTING_BYTES,
           GIT_MS,
         );
-  if (r.code === 0) return remember(tips, key, anyControl(paths(r.stdout)));
+  if (r.code === 0)
+    return remember(
+      tips,
+      key,
+      listingChangesControl(gitDir, (base === undefined ? treeListing : rawListing)(r.stdout)),
+    );
   if (r.timedOut || r.spawnError || r.signal) return remember(tips, key, true);
   // Not a tree-ish: a blob puts nothing on disk; an object that is not there yet could be written later.
   const type = screenGit(gitDir, ['cat-file', '-t', oid]);
@@ -78,7 +84,9 @@ export function rangeChangesControl(gitDir: string, oid: string, olds: ReadonlyS
       '--root',
       '-m',
       '-z',
-      '--name-only',
+      '--raw',
+      '--no-abbrev',
+      '--ignore-submodules=none',
       '--format=format:',
       '--ignore-missing',
       '--stdin',
@@ -88,7 +96,7 @@ export function rangeChangesControl(gitDir: string, oid: string, olds: ReadonlyS
     LISTING_BYTES,
     GIT_MS,
   );
-  if (r.code === 0) return anyControl(paths(r.stdout));
+  if (r.code === 0) return listingChangesControl(gitDir, rawListing(r.stdout));
   if (r.timedOut || r.spawnError || r.signal) {
     if (unscreenable.size >= MAX_CACHE) unscreenable.delete(unscreenable.values().next().value!);
     unscreenable.add(`${gitDir}\0${oid}`);

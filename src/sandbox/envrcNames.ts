@@ -3,11 +3,14 @@
 // not when a file it loads through direnv's standard library changes, nor when a directory it puts
 // on PATH gains a program: `source_env_if_exists .envrc.local` (shell code), `dotenv` (`.env`,
 // whose `PATH=` is exported), `PATH_add bin`, `layout node` (`node_modules/.bin` first on PATH),
-// `layout python` (a virtualenv under `.direnv`), `use flake` (Nix code). Read here without running
+// `layout python` (a virtualenv under `.direnv`), `use flake` (Nix code: nixFiles.ts), `use devenv`,
+// devbox's and flox's `eval "$(…)"` lines, `use guix` (devEnvFiles.ts). Read here without running
 // anything: the words of each simple command, `$PWD`/`$(pwd)`/`$(expand_path …)`/`~` resolved, a
 // word with any other expansion left out (no path a parser can tell).
-import * as os from 'node:os';
 import * as path from 'node:path';
+import { devEnvNames } from './devEnvFiles';
+import { resolveWord, shellCommands } from './envrcWords';
+import { nixPathValue, useFiles, withNixImports, type NixFollowed, type NixIo, type SearchPath } from './nixFiles';
 
 /** What one control file names: files it loads, and directories it puts on the person's PATH. */
 export interface NamedByConfig {
@@ -22,67 +25,11 @@ export interface NamedByConfig {
    * name are read like a hook's (hookControlFiles).
    */
   runs?: { cwd: string; lines: string[] }[];
-}
-
-/** The simple commands of a shell text, as words (quotes removed; `$…` and `$(…)` kept as written). */
-export function shellCommands(text: string): string[][] {
-  const out: string[][] = [];
-  let cmd: string[] = [];
-  let word: string | undefined;
-  const endWord = () => {
-    if (word !== undefined) cmd.push(word);
-    word = undefined;
-  };
-  const endCmd = () => {
-    endWord();
-    if (cmd.length > 0) out.push(cmd);
-    cmd = [];
-  };
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (c === '#' && word === undefined) {
-      while (i < text.length && text[i] !== '\n') i++;
-      endCmd();
-    } else if (c === '\n' || c === ';' || c === '&' || c === '|' || c === '(' || c === ')' || c === '{' || c === '}') {
-      if ((c === '(' || c === ')') && word !== undefined) word += c;
-      else endCmd();
-    } else if (c === ' ' || c === '\t' || c === '\r') endWord();
-    else if (c === '\\') word = (word ?? '') + (text[++i] === '\n' ? '' : (text[i] ?? ''));
-    else if (c === "'") {
-      const j = text.indexOf("'", i + 1);
-      word = (word ?? '') + text.slice(i + 1, j < 0 ? text.length : j);
-      i = j < 0 ? text.length : j;
-    } else if (c === '"') {
-      let j = i + 1;
-      let v = '';
-      for (; j < text.length && text[j] !== '"'; j++) v += text[j] === '\\' ? (text[++j] ?? '') : text[j];
-      word = (word ?? '') + v;
-      i = j;
-    } else if (c === '$' && text[i + 1] === '(') {
-      // A command substitution whole: `$(expand_path bin)` is one word.
-      let depth = 0;
-      let j = i + 1;
-      for (; j < text.length; j++) {
-        if (text[j] === '(') depth++;
-        else if (text[j] === ')' && --depth === 0) break;
-      }
-      word = (word ?? '') + text.slice(i, j + 1);
-      i = j;
-    } else word = (word ?? '') + c;
-  }
-  endCmd();
-  return out;
-}
-
-/** A word as a path from `dir`, or undefined when it holds an expansion no parser can resolve. */
-export function resolveWord(word: string, dir: string): string | undefined {
-  let v = word
-    .replace(/^(?:\$PWD|\$\{PWD\}|\$\(\s*pwd(?:\s+-[LP])?\s*\))(?=\/|$)/, dir)
-    .replace(/^\$\(\s*expand_path\s+([^\s$`()]+)\s*\)/, (_m, a: string) => path.resolve(dir, a))
-    .replace(/^(?:\$HOME|\$\{HOME\}|~)(?=\/|$)/, os.homedir());
-  if (v === '' || /[$`*?[]/.test(v)) return undefined;
-  if (v.endsWith('/') && v.length > 1) v = v.slice(0, -1);
-  return path.resolve(dir, v);
+  /**
+   * Directories loaded whatever they hold (a Nix `readDir ./modules`, `.flox`, `.devenv`): protected whole,
+   * absent ones undone when a command makes them (red team z, Z2b, Z4).
+   */
+  dirs?: string[];
 }
 
 /** The directories a `PATH=…` value puts on PATH (`$PATH` itself and unresolvable parts left out). */
@@ -116,176 +63,75 @@ function layoutDirs(name: string, dir: string, layoutBins: (direnvDir: string) =
   return [path.join(dir, '.venv', 'bin'), ...layoutBins(path.join(dir, '.direnv'))];
 }
 
-/** Files each Nix `use` reads (Nix code, evaluated by the person's direnv), in the directory it names. */
-const USE_FILES: Record<string, string[]> = {
-  nix: ['shell.nix', 'default.nix'],
-  flake: ['flake.nix', 'flake.lock'],
-};
-/** Options of `nix-shell` / `nix print-dev-env` and how many words each takes after it. */
-const NIX_OPTION_WORDS: Record<string, number> = {
-  '-A': 1,
-  '--attr': 1,
-  '-I': 1,
-  '--arg': 2,
-  '--argstr': 2,
-  '--option': 2,
-  '--override-input': 2,
-  '--profile': 1,
-};
+/** What the `.envrc` readers may look at (nixFiles.ts NixIo), and the bin directories under a `.direnv` now. */
+export interface EnvrcIo extends NixIo {
+  layoutBins: (direnvDir: string) => string[];
+}
 
-/**
- * The Nix files a `use nix <args>` / `use flake <installable>` reads (round t's lead): `use nix ./ci/shell.nix`
- * (a file; a directory: its `default.nix`), `use flake ./nix#dev` / `path:./nix` (that directory's
- * flake.nix and flake.lock). With no argument, the defaults in the `.envrc`'s directory. `-p`/`--packages`
- * names packages, not files; a flake reference with a scheme (`github:`) is no project file.
- */
-function useFiles(kind: string, args: readonly string[], dir: string): string[] {
-  const defaults = USE_FILES[kind];
-  if (!defaults) return [];
-  const named: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '-p' || a === '--packages') break;
-    if (a.startsWith('-')) {
-      i += NIX_OPTION_WORDS[a] ?? 0;
-      continue;
-    }
-    named.push(a);
-  }
-  if (named.length === 0) return defaults.map((f) => path.join(dir, f));
-  const out: string[] = [];
-  for (const a of named) {
-    const p = kind === 'flake' ? flakeRefDir(a, dir) : resolveWord(a, dir);
-    if (p === undefined) continue;
-    if (kind === 'nix' && p.endsWith('.nix')) out.push(p);
-    else out.push(...(kind === 'nix' ? ['default.nix', 'shell.nix'] : defaults).map((f) => path.join(p, f)));
-  }
-  return out;
+/** What a Nix `use` (or a `use_nix` call) loads: its files followed (nixFiles.ts), with the NIX_PATH set so far. */
+function useNames(kind: string, args: readonly string[], dir: string, io: NixIo, nixPath: readonly SearchPath[]) {
+  const use = useFiles(kind, args, dir);
+  // `use flake` evaluates purely: no search path applies.
+  const search = kind === 'nix' ? [...use.search, ...nixPath] : [];
+  return withNixImports(use.files, io, dir, search, use.exprs);
+}
+
+/** `use …` lines and `$(…)` integrations of one `.envrc` read, at the most. */
+const MAX_USES = 32;
+
+/** Is this integration line (`use …`, `eval "$(…)"`) new, and within MAX_USES (each follows up to 64 files)? */
+function firstUse(seen: Set<string>, words: readonly string[]): boolean {
+  const key = words.join('\0');
+  if (seen.has(key) || seen.size >= MAX_USES) return false;
+  seen.add(key);
+  return true;
 }
 
 /**
- * The project directory a flake reference names (`./nix#dev`, `path:./nix`, `git+file:.?dir=nix/dev`:
- * `dir=` is a subdirectory), from `dir`; undefined for one with another scheme (`github:`, `nixpkgs:`:
- * no project file) or an expansion.
+ * nix-direnv's cache (`use nix`, `use flake`; devenv's direnvrc too): `.direnv/flake-profile-<hash>.rc`
+ * and `nix-profile-….rc` are sourced as they are at the person's next `cd` while newer than the files
+ * they watch — a write makes them so. `.direnv` whole; beside a `layout`'s virtualenv (which the agent's
+ * `pip install` writes), its files and links at the top (a new one is not followed).
  */
-export function flakeRefDir(ref: string, dir: string): string | undefined {
-  const m = /^(?:path:|git\+file:(?:\/\/)?)?([^#?]*)(\?[^#]*)?/.exec(ref)!;
-  const at = m[1]!;
-  if (/^[\w+.-]+:/.test(at)) return undefined;
-  const p = resolveWord(at === '' ? '.' : at, dir);
-  const sub = /[?&]dir=([^&]*)/.exec(m[2] ?? '')?.[1];
-  return p === undefined || sub === undefined ? p : path.resolve(p, decodeURIComponent(sub));
+function direnvCache(dir: string, io: NixIo, layout: boolean): { files: string[]; dirs: string[] } {
+  const cache = path.join(dir, '.direnv');
+  if (!layout) return { files: [], dirs: [cache] };
+  return { files: io.list(cache).flatMap((e) => (e.dir ? [] : [path.join(cache, e.name)])), dirs: [] };
 }
 
 /**
- * Path literals in Nix code (`import ./nix/shell.nix`, `${./scripts/env.sh}`, `import ./nix { … }`,
- * `callPackage ./tools/mytool {}`): those naming Nix or shell files, and those with no extension (a
- * directory: Nix evaluates its `default.nix`; a file: itself).
+ * What an `.envrc` in `dir` loads and puts on PATH. `io.read(file)`: a file's text (for `dotenv`'s
+ * `PATH=` line, the Nix followed), or undefined; `io.layoutBins(dir)`: the bin directories under `.direnv` now.
  */
-const NIX_PATHS = /(?<![\w/.-])(\.{1,2}(?:\/[\w.+-]+)+)(?![\w/])/g;
-/** A flake input's project directory (`inputs.dev.url = "path:./nix/dev"`, `git+file:`): its flake.nix and lock. */
-const FLAKE_INPUTS = /\burl\s*=\s*"((?:path:|git\+file:)[^"]*)"/g;
-/** Nix files followed through their path literals, at the most (per `.envrc`). */
-const MAX_NIX_FILES = 64;
-
-/** What a path literal `lit` in the Nix file `from` makes Nix read: files, and whether they are Nix code. */
-function literalFiles(lit: string, from: string, isDir: (p: string) => boolean): { file: string; nix: boolean }[] {
-  const p = path.resolve(path.dirname(from), lit);
-  const last = path.basename(lit);
-  if (/\.nix$/.test(last)) return [{ file: p, nix: true }];
-  if (/\.(?:sh|bash)$/.test(last)) return [{ file: p, nix: false }];
-  if (/^\.?[^.]*$/.test(last) || last === '..') {
-    if (!isDir(p)) return [{ file: p, nix: true }]; // an extension-less file (or none yet: it is held)
-    const out = [{ file: path.join(p, 'default.nix'), nix: true }];
-    // In a flake, a directory literal may be an input (`inputs.dev.url = "./nix/dev"`).
-    if (path.basename(from) === 'flake.nix')
-      out.push({ file: path.join(p, 'flake.nix'), nix: true }, { file: path.join(p, 'flake.lock'), nix: false });
-    return out;
-  }
-  return [];
-}
-
-/**
- * `files` and the Nix and shell files their path literals and flake `path:` inputs name in turn (from each
- * file's directory; red team v, V12), and the `shellHook` texts of the Nix files.
- */
-function withNixImports(
-  files: readonly string[],
-  read: (file: string) => string | undefined,
-  isDir: (p: string) => boolean,
-): { files: string[]; hooks: string[] } {
-  const out = [...files];
-  const nix = new Set(files.filter((f) => f.endsWith('.nix')));
-  const hooks: string[] = [];
-  const add = (f: string, code: boolean) => {
-    if (code) nix.add(f);
-    if (!out.includes(f) && out.length < MAX_NIX_FILES) out.push(f);
-  };
-  for (let i = 0; i < out.length; i++) {
-    const f = out[i]!;
-    if (!nix.has(f)) continue;
-    const text = read(f) ?? '';
-    for (const m of text.matchAll(NIX_PATHS)) for (const l of literalFiles(m[1]!, f, isDir)) add(l.file, l.nix);
-    for (const m of text.matchAll(FLAKE_INPUTS)) {
-      const d = flakeRefDir(m[1]!, path.dirname(f));
-      if (d !== undefined) for (const n of ['flake.nix', 'flake.lock']) add(path.join(d, n), n === 'flake.nix');
-    }
-    hooks.push(...shellHooks(text));
-  }
-  return { files: out, hooks };
-}
-
-/**
- * The texts of a Nix file's `shellHook = '' … ''` / `"…"` attributes (an antiquotation `${…}` kept as `$N`:
- * a word no parser resolves).
- */
-export function shellHooks(text: string): string[] {
-  const out: string[] = [];
-  for (const m of text.matchAll(/\bshellHook\s*=\s*(''|")/g)) {
-    const indented = m[1] === "''";
-    let v = '';
-    for (let i = m.index + m[0].length; i < text.length; i++) {
-      const c = text[i]!;
-      if (c === '$' && text[i + 1] === '{') {
-        for (let depth = 0; i < text.length; i++) {
-          if (text[i] === '{') depth++;
-          else if (text[i] === '}' && --depth === 0) break;
-        }
-        v += '$N';
-      } else if (indented && text.startsWith("''", i)) {
-        const e = text[i + 2];
-        if (e !== "'" && e !== '$' && e !== '\\') break;
-        v += e === "'" ? "''" : e === '$' ? '$' : (text[i + 3] ?? '');
-        i += e === '\\' ? 3 : 2;
-      } else if (!indented && c === '"') break;
-      else if (!indented && c === '\\') v += text[++i] ?? '';
-      else v += c;
-    }
-    out.push(v);
-  }
-  return out;
-}
-
-/**
- * What an `.envrc` in `dir` loads and puts on PATH. `read(file)`: a file's text (for `dotenv`'s
- * `PATH=` line), or undefined. `layoutDirs(dir)`: the bin directories under `.direnv` now.
- */
-export function envrcNames(
-  text: string,
-  dir: string,
-  read: (file: string) => string | undefined,
-  layoutBins: (direnvDir: string) => string[],
-  isDir: (p: string) => boolean = () => false,
-): NamedByConfig {
+export function envrcNames(text: string, dir: string, io: EnvrcIo): NamedByConfig {
   const files: string[] = [];
   const dirs: string[] = [];
+  const whole: string[] = [];
   const hooks: string[] = [];
+  const nixPath: SearchPath[] = [];
   const add = (w: string | undefined, to: string[]) => {
     const p = w === undefined ? undefined : resolveWord(w, dir);
     if (p !== undefined) to.push(p);
   };
+  const loaded = (n: NixFollowed) => {
+    files.push(...n.files);
+    whole.push(...n.dirs);
+    hooks.push(...n.hooks);
+  };
+  let cached = false;
+  let layout = false;
+  const seen = new Set<string>();
   for (const words of shellCommands(text)) {
     const [cmd, ...args] = words;
+    const use = cmd === 'use' ? args[0] : cmd?.startsWith('use_') ? cmd.slice(4) : undefined;
+    cached ||= use === 'nix' || use === 'flake' || use === 'devenv';
+    layout ||= cmd === 'layout' || cmd?.startsWith('layout_') === true;
+    if ((use !== undefined || cmd === 'eval') && !firstUse(seen, words)) continue;
+    const dev = devEnvNames(words, dir, io);
+    if (dev) {
+      loaded(dev);
+      continue;
+    }
     switch (cmd) {
       case 'source':
       case '.':
@@ -299,7 +145,7 @@ export function envrcNames(
         if (f === undefined) break;
         files.push(f);
         // What the file exports as PATH is put on the person's PATH.
-        dirs.push(...dotenvPathDirs(f, read));
+        dirs.push(...dotenvPathDirs(f, io.read));
         break;
       }
       case 'source_up':
@@ -325,24 +171,29 @@ export function envrcNames(
         if (args[0] === 'PATH') for (const a of args.slice(1)) add(a, dirs);
         break;
       case 'layout':
-        if (args[0] !== undefined) dirs.push(...layoutDirs(args[0], dir, layoutBins));
+        if (args[0] !== undefined) dirs.push(...layoutDirs(args[0], dir, io.layoutBins));
         break;
-      case 'use': {
-        const nix = withNixImports(useFiles(args[0] ?? '', args.slice(1), dir), read, isDir);
-        files.push(...nix.files);
-        hooks.push(...nix.hooks);
+      case 'use':
+        loaded(useNames(args[0] ?? '', args.slice(1), dir, io, nixPath));
         break;
-      }
+      case 'use_nix':
+      case 'use_flake':
+        loaded(useNames(cmd.slice(4), args, dir, io, nixPath));
+        break;
       case 'export':
       default: {
-        for (const w of cmd === 'export' ? args : words.filter((x) => /^PATH=/.test(x))) {
-          const m = /^PATH=(.*)$/s.exec(w);
-          if (m) dirs.push(...pathValueDirs(m[1]!, dir));
+        for (const w of cmd === 'export' ? args : words.filter((x) => /^(?:NIX_)?PATH=/.test(x))) {
+          const m = /^(NIX_)?PATH=(.*)$/s.exec(w);
+          // NIX_PATH (red team z, Z3): the `<name>` search paths of a later `use nix`.
+          if (m?.[1]) nixPath.push(...nixPathValue(m[2]!, dir));
+          else if (m) dirs.push(...pathValueDirs(m[2]!, dir));
         }
       }
     }
   }
+  if (cached) loaded({ ...direnvCache(dir, io, layout), hooks: [] });
   const pathDirs = dirs.map((d) => ({ dir: d, managed: managed(d) }));
+  const out: NamedByConfig = whole.length > 0 ? { files, pathDirs, dirs: whole } : { files, pathDirs };
   // A shellHook runs in the person's shell at the `.envrc`'s directory (direnv's `use nix` / `use flake`).
-  return hooks.length > 0 ? { files, pathDirs, runs: [{ cwd: dir, lines: hooks }] } : { files, pathDirs };
+  return hooks.length > 0 ? { ...out, runs: [{ cwd: dir, lines: hooks }] } : out;
 }

@@ -64,7 +64,10 @@ export function hookPathspecs(gitDir: string): readonly string[] {
     targets = repositoryConfigTargets([tree]);
     // And the files the person's direnv and mise configs load with no new question (toolConfigTargets.ts):
     // a branch that changes `.envrc.local` runs it at the person's next prompt after their checkout.
-    targets = [...targets, ...toolConfigTargets([tree]).filter((e) => e.kind === 'file' && e.loose === undefined)];
+    targets = [
+      ...targets,
+      ...toolConfigTargets([tree]).filter((e) => (e.kind === 'file' || e.kind === 'dir') && e.loose === undefined),
+    ];
   } catch {
     return HOOKS_UNREAD;
   }

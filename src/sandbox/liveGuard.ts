@@ -50,7 +50,9 @@ import { reachOwned } from './anchored';
 import { detach } from './hardLinks';
 import { SLICE_MS } from './loopSlices';
 import type { RefSnapshots } from './movedRefs';
+import type { TodoSnapshots } from './sequencerState';
 import { watchRefs } from './liveRefs';
+import { watchSequencers } from './liveTodos';
 
 /** What the guard compares with: the protection of the command (src/sandbox/sessionPlan.ts). */
 export interface GuardedProtection {
@@ -71,6 +73,10 @@ export interface GuardedProtection {
   staged?: StagedSnapshots;
   /** The refs of those repositories when the command started, moved on by what the guard let stand (liveRefs.ts, V8). */
   refs?: RefSnapshots;
+  /** Their sequencer state when the command started (sequencerState.ts; liveTodos.ts, ZZ2). */
+  todos?: TodoSnapshots;
+  /** Their git directories, with their linked worktrees' (movedObjects.ts). */
+  objects?: { gitDirs: readonly string[] };
 }
 
 /** The least time between two rounds of checks (the events of a round coalesced); the first round runs at once. */
@@ -447,6 +453,7 @@ export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
   for (const e of existing.entries.values()) if (e.existed) baseline.add(e.path);
   const unsubscribe = trees.map((t) => t.subscribe(treeEvents(rounds, lookStaged, () => stopped)));
   const refs = protection.refs && watchRefs(protection.refs, { live, undid, roots: nameRoots }); // V8
+  const todoWatch = watchSequencers(protection, live); // ZZ2: a stopped rebase's todo, at rest
   return {
     watched: () => trees.reduce((n, t) => n + t.watched(), 0),
     onHostile,
@@ -456,6 +463,7 @@ export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
       empty.stop();
       links.stop();
       refs?.stop();
+      todoWatch?.stop();
       for (const u of unsubscribe) u();
     },
   };

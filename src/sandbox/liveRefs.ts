@@ -16,9 +16,10 @@
 // holding a harmless commit's bytes, let stand, then replaced by P1's own, would pass as the
 // command's harmless work — so the check after the call, which verifies the objects first, judges
 // every moved ref and reflog line again. A ref put back is counted like any undo of the guard: written again after two put-backs,
-// the command is stopped (L2). What stays after the call only: a stopped am's or rebase's state files
-// and todo (sequencerState.ts, sequencerPatches.ts), the objects' screen (movedObjects.ts) and a
-// directory past MAX_WATCHES (then the repository is looked at every REFS_INTERVAL_MS instead).
+// the command is stopped (L2). A stopped am's or rebase's state files and todo are screened while the
+// command runs once at rest (liveTodos.ts, ZZ2). What stays after the call only: the objects' screen
+// (movedObjects.ts) and a directory past MAX_WATCHES, or past MAX_ALL_WATCHES over the snapshot's
+// repositories (then the repository is looked at every REFS_INTERVAL_MS instead).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { screenRepoRefs, type RefSnapshots, type RepoScreened } from './movedRefs';
@@ -36,6 +37,8 @@ const IDLE_FACTOR = 9;
 const SETTLE_MS = 20;
 /** Directories watched per repository (refs/ and logs/ below it); past it, the repository is polled. */
 const MAX_WATCHES = 512;
+/** Directories watched per command over all its repositories (nested ones too: Z6); past it, polled. */
+const MAX_ALL_WATCHES = 4096;
 
 /** Does a change of this entry at a git directory's top move a ref (or the reflogs' or refs' directory)? */
 const atTop = (name: string | null) =>
@@ -62,7 +65,7 @@ const relIn = (roots: readonly string[]) => (p: string) => {
 };
 
 /** Watches one repository's refs; `changed` on any event there. */
-function watchRepo(gitDir: string, changed: () => void, blind: () => void): () => void {
+function watchRepo(gitDir: string, changed: () => void, blind: () => void, all: { n: number }): () => void {
   const watches = new Map<string, { w: fs.FSWatcher; ino: number }>();
   let closed = false;
   // A path that cannot be looked at (longer than PATH_MAX: red team v, V1's chain; ELOOP, EACCES) is
@@ -81,7 +84,9 @@ function watchRepo(gitDir: string, changed: () => void, blind: () => void): () =
     const had = watches.get(dir);
     if (had?.ino === st.ino) return;
     had?.w.close();
-    if (watches.size >= MAX_WATCHES) return blind();
+    if (had) all.n--;
+    watches.delete(dir);
+    if (watches.size >= MAX_WATCHES || all.n >= MAX_ALL_WATCHES) return blind();
     const w = fs.watch(dir, { persistent: false }, (_e, name) => {
       const n = name === null ? null : String(name);
       if (top && !atTop(n)) return;
@@ -90,6 +95,7 @@ function watchRepo(gitDir: string, changed: () => void, blind: () => void): () =
     });
     w.on('error', () => w.close());
     watches.set(dir, { w, ino: st.ino });
+    all.n++;
     if (top) return;
     for (const e of fs.readdirSync(dir, { withFileTypes: true }))
       if (e.isDirectory()) watchDir(path.join(dir, e.name), false);
@@ -100,6 +106,7 @@ function watchRepo(gitDir: string, changed: () => void, blind: () => void): () =
   return () => {
     closed = true;
     for (const { w } of watches.values()) w.close();
+    all.n -= watches.size;
   };
 }
 
@@ -146,6 +153,7 @@ export function watchRefs(refs: RefSnapshots, hooks: Hooks): RefsWatch {
     next.set(gitDir, Math.min(spaced, (dueBy ?? Infinity) + SETTLE_MS));
     if (again || r?.left.size) due(gitDir);
   };
+  const all = { n: 0 };
   const closers = [...refs.keys()]
     .filter((g) => fs.lstatSync(g, { throwIfNoEntry: false })?.isDirectory())
     .map((g) =>
@@ -156,6 +164,7 @@ export function watchRefs(refs: RefSnapshots, hooks: Hooks): RefsWatch {
           polled.add(g);
           due(g);
         },
+        all,
       ),
     );
   return {

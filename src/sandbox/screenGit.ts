@@ -15,6 +15,7 @@ export function screenGit(
   input?: string,
   maxBuffer = 256 << 20,
   timeoutMs = 10_000,
+  env: Readonly<Record<string, string>> = {},
 ) {
   return runHostProcessSync(
     {
@@ -37,6 +38,7 @@ export function screenGit(
         GIT_NO_LAZY_FETCH: '1',
         GIT_NO_REPLACE_OBJECTS: '1',
         GIT_GRAFT_FILE: '/nonexistent',
+        ...env,
       },
     },
     { timeoutMs, maxBuffer, ...(input === undefined ? {} : { input }) },

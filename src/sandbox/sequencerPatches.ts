@@ -18,6 +18,7 @@ import { readdirOwned, readRegularFile, removeTree } from './anchored';
 import { hookPathspecs, hooksUnread } from './hookPathspecs';
 import { protectedRepositoryEntry } from '../permissions/protectedPaths';
 import { commonDirOf } from './repoConfigTargets';
+import { gitlinkChangesControl, patchGitlinks } from './gitlinkCommits';
 
 const APPLY = 'rebase-apply';
 /** A patch file's name in the am state: numbered, or the current one. */
@@ -187,8 +188,12 @@ function patchVerdict(p: string, specs: readonly string[]): string | undefined {
   if (path.basename(p) === 'apply-opt')
     return applyOptsSafe(text) ? undefined : 'holds an option git apply may read as --directory (it moves the paths)';
   if (encodedBody(text)) return 'is encoded (not read)';
-  return touchesHooks(patchNames(text), specs)
-    ? 'changes the repository’s hooks or carries a git directory'
+  if (touchesHooks(patchNames(text), specs)) return 'changes the repository’s hooks or carries a git directory';
+  // A gitlink it moves, followed into the submodule's objects (gitlinkCommits.ts; red team y, Y4).
+  const links = patchGitlinks(text);
+  const gitDir = commonDirOf(path.dirname(path.dirname(p)));
+  return links === undefined || links.some((g) => gitlinkChangesControl(gitDir, g))
+    ? 'moves a gitlink to a submodule commit that changes a protected path there (or could not be screened)'
     : undefined;
 }
 

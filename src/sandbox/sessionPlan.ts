@@ -23,7 +23,8 @@ import {
 } from './protect';
 import { manifestBins, type ManifestState } from './manifestBins';
 import { isLintManifest, lintKeysOf, type LintState } from './lintKeys';
-import { refSnapshots, type RefSnapshots } from './movedRefs';
+import type { RefSnapshots } from './movedRefs';
+import { allRefSnapshots } from './refRepositories';
 import { stagedSnapshots, type StagedSnapshots } from './stagedHooks';
 import { objectSnapshotsSliced, type ObjectSnapshots } from './movedObjects';
 import { todoSnapshotsSliced, type TodoSnapshots } from './sequencerState';
@@ -229,7 +230,7 @@ export async function sessionSandboxPlan(scope: SessionCommandScope): Promise<Se
     const denyWrite = protectedDenyWrite(scan, roots, writable, allowed);
     await tick();
     const lint = lintKeysOf(lintFilesOf({ roots, gitRoots, nameRoots }));
-    const refs = refSnapshots(roots);
+    const refs = await allRefSnapshots(roots, gitRoots, denyWrite, tick); // nested ones too (Z6); past the bound: denied
     const staged = stagedSnapshots(repos);
     await tick();
     const objects = await objectSnapshotsSliced(repositoryDirs(roots, gitRoots), tick);

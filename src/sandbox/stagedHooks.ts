@@ -17,6 +17,8 @@ import { runHostProcessSync } from '../hostProcess/door';
 import { GIT_GUARD_ENV } from '../hostProcess/git';
 import { anchoredFile, removeAnchored } from './anchored';
 import { hookPathspecs, hooksUnread } from './hookPathspecs';
+import { submoduleGitDirs, workTreeOf } from './repoConfigTargets';
+import { stagedGitlinks, type PutBack } from './stagedGitlinks';
 
 interface Staged {
   gitDir: string;
@@ -35,6 +37,8 @@ interface Staged {
 /** The index of each working directory's repository when a command started. */
 export type StagedSnapshots = Staged[];
 
+/** Bytes of a repository's submodules' indexes kept at most (past it: compared with their HEAD). */
+const MAX_SUBMODULE_INDEXES = 32 << 20;
 /** An index kept for the comparison at most (a repository of ~300,000 files); a bigger one is compared with HEAD. */
 const MAX_INDEX = 32 << 20;
 
@@ -124,12 +128,19 @@ function listed(gitDir: string, specs: readonly string[], from?: Buffer | 'HEAD'
 export function stagedSnapshots(roots: readonly string[]): StagedSnapshots {
   const out: StagedSnapshots = [];
   for (const r of roots) {
-    const gitDir = path.join(r, '.git');
-    if (!fs.lstatSync(gitDir, { throwIfNoEntry: false })?.isDirectory()) continue;
-    const stat = indexStat(gitDir);
-    const bytes = indexBytes(gitDir);
-    const locked = fs.lstatSync(path.join(gitDir, 'index.lock'), { throwIfNoEntry: false }) !== undefined;
-    out.push({ gitDir, stat, locked, ...(bytes ? { bytes } : {}) });
+    const top = path.join(r, '.git');
+    if (!fs.lstatSync(top, { throwIfNoEntry: false })?.isDirectory()) continue;
+    let kept = 0;
+    // And each submodule's (`.git/modules/<name>`, nested too): a gitlink staged there is what the
+    // person's `git submodule update --recursive` checks out inside it (red team y, Y4's variant).
+    for (const gitDir of [top, ...submoduleGitDirs(top)]) {
+      const stat = indexStat(gitDir);
+      let bytes = indexBytes(gitDir);
+      // Past MAX_SUBMODULE_INDEXES a submodule's index is compared with its HEAD, as a big one is.
+      if (gitDir !== top && bytes && (kept += bytes.length) > MAX_SUBMODULE_INDEXES) bytes = undefined;
+      const locked = fs.lstatSync(path.join(gitDir, 'index.lock'), { throwIfNoEntry: false }) !== undefined;
+      out.push({ gitDir, stat, locked, ...(bytes ? { bytes } : {}) });
+    }
   }
   return out;
 }
@@ -169,37 +180,54 @@ export function undoStagedHooks(
       if (opts.afterCall) notes.push(...failClosed(was, [why], rel, true));
       continue;
     }
-    if (specs.length === 0) continue;
-    const now = listed(was.gitDir, specs);
-    const then = thenOf(was, specs);
-    if (now === undefined || then === undefined) continue;
-    const tree = path.dirname(was.gitDir);
-    const changed = [...new Set([...then.keys(), ...now.keys()])].filter(
-      // A conflict's stages (a merge stopped on a hook file) are the person's git's to resolve.
-      (key) => then.get(key) !== now.get(key) && key.split('\0')[1] === '0',
-    );
-    if (changed.length === 0) continue;
+    const putBack = changedEntries(was, specs);
+    if (putBack === 'unscreenable') {
+      // The index's gitlinks could not be listed (stagedGitlinks.ts): after the call, the index as it was.
+      const why = '(any gitlink: the index could not be listed in time)';
+      if (opts.afterCall) notes.push(...failClosed(was, [why], rel, true));
+      continue;
+    }
+    if (putBack.length === 0) continue;
     // After the call, an `index.lock` the command left (none at its start) is its own: it would
     // refuse the put-back (red team t, T12), and the person's git tells them to remove it.
     if (opts.afterCall && !was.locked) removeLeftLock(was.gitDir);
+    const tree = workTreeOf(was.gitDir);
     const failed: string[] = [];
-    for (const key of changed) {
-      const file = key.split('\0')[0]!;
-      const old = then.get(key);
+    for (const { file, old, why } of putBack) {
       const [mode, oid] = (old ?? '').split(' ');
       const r = old
         ? git(was.gitDir, ['update-index', '--add', '--cacheinfo', `${mode},${oid},${file}`])
         : git(was.gitDir, ['update-index', '--force-remove', '--', file]);
       const where = rel(path.join(tree, ...file.split('/')));
-      if (r.code === 0)
-        notes.push(
-          `${where}: ${old ? 'staged again as it was' : 'taken out of the index'} (a hook path this call staged)`,
-        );
+      if (r.code === 0) notes.push(`${where}: ${old ? 'staged again as it was' : 'taken out of the index'} (${why})`);
       else failed.push(`${where} (${r.stderr.trim().split('\n')[0] ?? ''})`);
     }
     if (failed.length > 0) notes.push(...failClosed(was, failed, rel, opts.afterCall === true));
   }
   return notes;
+}
+
+/**
+ * The entries to put back in an index a command changed: those under the hook paths it added or
+ * changed, and the gitlinks it staged to a submodule commit that changes a protected path there
+ * (stagedGitlinks.ts; red team y, Y4b). 'unscreenable' when the gitlinks could not be listed.
+ */
+function changedEntries(was: Staged, specs: readonly string[]): Array<PutBack & { why: string }> | 'unscreenable' {
+  const out: Array<PutBack & { why: string }> = [];
+  const now = specs.length === 0 ? undefined : listed(was.gitDir, specs);
+  const then = now === undefined ? undefined : thenOf(was, specs);
+  if (now !== undefined && then !== undefined)
+    for (const key of new Set([...then.keys(), ...now.keys()])) {
+      // A conflict's stages (a merge stopped on a hook file) are the person's git's to resolve.
+      if (then.get(key) === now.get(key) || key.split('\0')[1] !== '0') continue;
+      const old = then.get(key);
+      out.push({ file: key.split('\0')[0]!, ...(old ? { old } : {}), why: 'a hook path this call staged' });
+    }
+  const links = stagedGitlinks(was.gitDir, was.bytes);
+  if (links === 'unscreenable') return links;
+  const why = 'a gitlink this call staged, to a submodule commit that changes a protected path there';
+  for (const l of links) if (!out.some((o) => o.file === l.file)) out.push({ ...l, why });
+  return out;
 }
 
 /** A `.git/index` that is no regular file, removed (git reads no index then; `git reset` makes one from HEAD). */

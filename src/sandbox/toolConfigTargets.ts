@@ -21,7 +21,8 @@ import { regularText } from '../files/regularText';
 import { personPath } from '../hostProcess/programs';
 import { hookControlFiles } from '../permissions/commandFiles';
 import { tomlKeys } from './configKeys';
-import { dotenvPathDirs, envrcNames, pathValueDirs, type NamedByConfig } from './envrcNames';
+import { dotenvPathDirs, envrcNames, pathValueDirs, type EnvrcIo, type NamedByConfig } from './envrcNames';
+import { LIST_MAX } from './nixFiles';
 import { fingerprint, type ProtectedEntry } from './protect';
 import { lstat } from './treeNames';
 
@@ -194,6 +195,24 @@ const isDir = (p: string): boolean => {
   }
 };
 
+/** A directory's first LIST_MAX entries (none when it cannot be read; no link followed). */
+function list(dir: string): { name: string; dir: boolean }[] {
+  const out: { name: string; dir: boolean }[] = [];
+  let d: fs.Dir | undefined;
+  try {
+    d = fs.opendirSync(dir);
+    for (let e = d.readSync(); e && out.length < LIST_MAX; e = d.readSync())
+      out.push({ name: e.name, dir: e.isDirectory() });
+  } catch {
+    // not there, or not a directory
+  } finally {
+    d?.closeSync();
+  }
+  return out;
+}
+
+const ENVRC_IO: EnvrcIo = { read: readSmall, isDir, list, layoutBins };
+
 /** `named` with the files its shell lines run (a Nix `shellHook`), read like a hook's. */
 function withRuns(named: NamedByConfig, roots: readonly string[]): NamedByConfig {
   for (const r of named.runs ?? [])
@@ -215,7 +234,7 @@ export function namedBy(file: string, roots: readonly string[]): NamedByConfig {
   const k = configKind(file);
   const text = k && readSmall(file);
   if (!k || text === undefined) return none;
-  if (k.kind === 'envrc') return withRuns(envrcNames(text, k.root, readSmall, layoutBins, isDir), roots);
+  if (k.kind === 'envrc') return withRuns(envrcNames(text, k.root, ENVRC_IO), roots);
   if (k.kind === 'mise') return miseNames(text, k.root, roots);
   if (k.kind === 'toolVersions') return toolVersionsNames(text, k.root);
   const lines = text.split('\n').filter(pathRequest);
@@ -339,6 +358,10 @@ export function toolConfigTargets(roots: readonly string[], found: Iterable<stri
     const named = namedBy(config, roots);
     for (const f of named.files) if (inside(f, roots) && !out.has(f)) out.set(f, { path: f, kind: 'file' });
     for (const d of named.pathDirs) addPathDir(d, roots, out);
+    // A directory loaded whole (a Nix `readDir`, `.flox`): denied; absent, undone when a command makes it.
+    for (const d of named.dirs ?? [])
+      if (inside(d, roots) && out.get(d)?.kind !== 'dir')
+        out.set(d, { path: d, kind: 'dir', ...(lstat(d) ? {} : { absentUndone: true }) });
   }
   return [...out.values()];
 }
@@ -356,15 +379,16 @@ export function toolConfigWriteRefusal(abs: string, after: string): string | und
   for (let d = path.dirname(abs); ; d = path.dirname(d)) {
     for (const config of configsIn(d)) {
       const named = namedBy(config, roots);
-      const why = named.files.includes(abs)
-        ? 'loads it with no new approval'
-        : named.pathDirs.some(
-              (p) =>
-                p.dir === path.dirname(abs) &&
-                (personPrograms(p.managed).has(path.basename(abs)) || p.names?.includes(path.basename(abs))),
-            )
-          ? `puts its directory on the person's PATH, and ${path.basename(abs)} is the name of one of their programs`
-          : undefined;
+      const why =
+        named.files.includes(abs) || (named.dirs ?? []).some((d) => abs.startsWith(`${d}${path.sep}`))
+          ? 'loads it with no new approval'
+          : named.pathDirs.some(
+                (p) =>
+                  p.dir === path.dirname(abs) &&
+                  (personPrograms(p.managed).has(path.basename(abs)) || p.names?.includes(path.basename(abs))),
+              )
+            ? `puts its directory on the person's PATH, and ${path.basename(abs)} is the name of one of their programs`
+            : undefined;
       if (why)
         return `Refused to write ${abs}: the person's ${config} ${why}; it is protected in every permission mode (docs/security.md, surface "what the person's environment tools load"). Leave it to the person.`;
     }

@@ -160,11 +160,14 @@ async function gitlinkRow(t: TestContext, commit: boolean): Promise<void> {
     `${words(out, 400)}; on disk after the person's submodule update: ${planted.join(', ') || 'none'} (the agent's commit checked out: ${existsSync(path.join(root, 'sub', names[1]))})`,
   );
   assert.deepEqual(planted, [], `the person's git submodule update put ${planted.join(', ')} on disk`);
+  // The control: the same steps with harmless names stand (the agent's commit is checked out).
+  if (process.env.Y_CONTROL)
+    assert.ok(existsSync(path.join(root, 'sub', names[1])), 'the harmless submodule commit was put back');
 }
 
 test(
   'Y4 (dontAsk): a superproject commit moving a submodule’s gitlink to a commit the agent made in .git/modules — the person’s git submodule update puts no protected file on disk',
-  hole('Y4: the protected-path screen of commits does not follow a gitlink into the submodule’s objects'),
+  {}, // fixed: gitlinkCommits.ts follows the gitlink into the submodule's objects
   (t) => gitlinkRow(t, true),
 );
 
@@ -172,6 +175,6 @@ test(
 // update reads the index's gitlinks.
 test(
   'Y4b (dontAsk): a staged gitlink to a commit the agent made in .git/modules — the person’s git submodule update puts no protected file on disk',
-  hole('Y4b: a staged gitlink is not screened either'),
+  {}, // fixed: stagedGitlinks.ts screens the index's gitlinks
   (t) => gitlinkRow(t, false),
 );

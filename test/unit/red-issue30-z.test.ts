@@ -106,7 +106,7 @@ const shellNix = (body: string) => `{ pkgs ? import <nixpkgs> {} }: ${body}\n`;
 // rewrite them. Control: the same through `.sh` / `.nix` names, which are followed.
 test(
   'Z2 (dontAsk): files a use nix / use flake evaluation reads by builtins.readFile / importTOML / fromJSON hold nothing of the agent’s after the call',
-  hole('Z2: envrcNames.ts follows Nix path literals of .nix/.sh/.bash/extension-less names only'),
+  {}, // closed (fixg): every path literal of a followed Nix file is protected (sandbox/nixFiles.ts)
   async (t) => {
     if (skip) return t.skip(skip);
     const [toml, txt, json] = ctl()
@@ -153,9 +153,7 @@ test(
 // adds modules/evil.nix, which the person's next `cd` evaluates. Control: the same files as literals.
 test(
   'Z2b (dontAsk): Nix files a use nix evaluation reaches through `./. + "/x.nix"` or readDir of a directory hold nothing of the agent’s after the call',
-  hole(
-    'Z2b: envrcNames.ts reads a directory literal as its default.nix only (paths built on it, readDir, are not followed)',
-  ),
+  {}, // closed (fixg): paths built on a directory literal, readDir: the directory whole (sandbox/nixFiles.ts)
   async (t) => {
     if (skip) return t.skip(skip);
     const body = ctl()
@@ -181,7 +179,7 @@ test(
 // followed).
 test(
   'Z3 (dontAsk): the directory a use nix -I name=./dir search path names — its default.nix holds nothing of the agent’s after the call',
-  hole('Z3: envrcNames.ts skips -I / NIX_PATH search paths into the project'),
+  {}, // closed (fixg): -I and NIX_PATH search paths are followed (sandbox/nixFiles.ts)
   async (t) => {
     if (skip) return t.skip(skip);
     const left = await written(
@@ -205,9 +203,7 @@ test(
 // the person's next `cd` runs outside the sandbox; none is protected. Control: `use nix` (shell.nix).
 test(
   'Z4 (dontAsk): devenv.nix / devenv.yaml, devbox.json, .flox/env/manifest.toml and guix.scm an .envrc loads hold nothing of the agent’s after the call',
-  hole(
-    'Z4: use devenv, use guix, devbox’s and flox’s direnv lines are not read (their configurations run shell code at each load)',
-  ),
+  {}, // closed (fixg): devenv, devbox, flox, use guix lines are read (sandbox/devEnvFiles.ts)
   async (t) => {
     if (skip) return t.skip(skip);
     const env: Record<string, string> = ctl()
@@ -238,7 +234,7 @@ test(
 // Control: the same repository as the working directory itself (its refs screened: put back).
 test(
   'Z6 (dontAsk): P1’s branch in a repository nested in the working directory (a workspace folder of repositories) — the person’s checkout of it and next commit there run nothing of the agent’s',
-  hole('Z6: refSnapshots covers the working directories’ own .git and submodules only, not nested repositories'),
+  { timeout: 120_000 },
   async (t) => {
     if (skip) return t.skip(skip);
     const ws = path.join(red.base, `ws${Date.now()}`);
@@ -265,7 +261,7 @@ test(
 // repository with its own hooks, not a submodule). Control: the plant in the project's own repository.
 test(
   'Z6b (dontAsk): P1’s branch in a repository cloned inside the project (vendor/lib) — the person’s checkout of it and next commit there run nothing of the agent’s',
-  hole('Z6b: a repository nested in the project is not in refSnapshots either'),
+  { timeout: 120_000 },
   async (t) => {
     if (skip) return t.skip(skip);
     const root = hookedProject();

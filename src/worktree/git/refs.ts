@@ -2,6 +2,7 @@
 // of their new commits came in and none of those commits changes a protected path; nothing else.
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { gitlinksChangeControl, rawListing } from '../../sandbox/gitlinkCommits';
 import { hookPathspecs, hooksUnread } from '../../sandbox/hookPathspecs';
 import { rangeChangesManifestKeys } from '../../sandbox/manifestCommits';
 import { isProtectedRepositoryPath } from '../../sandbox/protect';
@@ -142,12 +143,25 @@ async function packedValueOf(shadow: string, ref: string): Promise<string | unde
  */
 async function protectedChanges(commonDir: string, tip: string, known: readonly string[]): Promise<string[]> {
   const r = await runGit(
-    [`--git-dir=${commonDir}`, 'log', '-z', '--format=', '--name-only', '--no-renames', '--cc', '--stdin'],
+    [
+      `--git-dir=${commonDir}`,
+      'log',
+      '-z',
+      '--format=',
+      '--raw',
+      '--no-abbrev',
+      '--ignore-submodules=none',
+      '--no-renames',
+      '--cc',
+      '--stdin',
+    ],
     { input: [tip, ...known.map((h) => `^${h}`)].join('\n') + '\n' },
   );
   if (r.code !== 0) return [`(the commits could not be read: ${r.stderr.trim()})`];
-  // -z: names as they are (a quoted name would hide its first component from the check).
-  const paths = [...new Set(r.stdout.split(/[\0\n]/).filter(Boolean))];
+  // -z: names as they are (a quoted name would hide its first component from the check); raw, for
+  // the gitlinks (followed into the submodule's objects: gitlinkCommits.ts; red team y, Y4).
+  const listing = rawListing(r.stdout);
+  const paths = [...new Set(listing.paths)];
   // And what the repository's hooks run (issue 30, known limit L-e): `core.hooksPath = .githooks`
   // (husky's `.husky`) and the files its hooks name, read from the main checkout's configuration as
   // movedRefs.ts reads it for the main checkout's refs (P1). A commit of the worktree's own branch
@@ -157,6 +171,8 @@ async function protectedChanges(commonDir: string, tip: string, known: readonly 
   if (hooksUnread(hooks) && paths.length > 0) return ['(the repository’s hook configuration could not be read)'];
   const hooked = (p: string) => hooks.some((h) => p === h || p.startsWith(`${h}/`));
   const out = paths.filter((p) => isProtectedRepositoryPath(p) || hooked(p));
+  if (gitlinksChangeControl(commonDir, listing.gitlinks))
+    out.push('a gitlink (to a submodule commit that changes a protected path there, or could not be screened)');
   // A package.json key the person's hooks or tools run, changed by one of the commits (red team w, W9).
   const manifests = path.basename(commonDir) === '.git' && paths.some((p) => /(^|\/)package\.json$/i.test(p));
   if (manifests && rangeChangesManifestKeys(commonDir, tip, new Set(known)))
