@@ -32,7 +32,7 @@ function lstat(p: string): fs.Stats | undefined {
 }
 
 /** `file` (a regular file with st_nlink > 1) replaced by a copy of itself: same content and mode, a new inode. */
-function detach(file: string, st: fs.Stats): void {
+export function detach(file: string, st: fs.Stats): void {
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString('hex')}.da-detach`);
   const data = fs.readFileSync(file);
   try {

@@ -47,6 +47,7 @@ import { undoManifestBins, type ManifestState } from './manifestBins';
 import { isLintManifest, undoLintKeys, type LintState } from './lintKeys';
 import { treeWatch, type TreeListener } from './treeWatch';
 import { reachOwned } from './anchored';
+import { detach } from './hardLinks';
 import { SLICE_MS } from './loopSlices';
 import type { RefSnapshots } from './movedRefs';
 import type { TodoSnapshots } from './sequencerState';
@@ -195,6 +196,56 @@ function emptyWatch(recheck: (p: string) => void): { add(p: string): void; stop(
   };
 }
 
+/**
+ * The files of a repository the command made that the guard let stand (its cleaned config), looked
+ * at every EMPTY_POLL_MS for a second name (red team zz, ZZ3): `ln sub/.git/config sub/notes.txt`
+ * after the guard cleaned the config, then `core.fsmonitor` appended through notes.txt — no event on
+ * the config's path, and the hard-link check after the call came only when a background task ended.
+ * A file that gained a name is replaced by a copy of itself (the other names keep the old inode) and
+ * goes to `recheck` (what was written through the link meanwhile is cleaned again).
+ */
+function linkWatch(recheck: (dotGit: string) => void): {
+  after(scan: ProtectedScan, baseline: ReadonlySet<string>, dotGit: string): void;
+  stop(): void;
+} {
+  const files = new Map<string, string>();
+  let timer: NodeJS.Timeout | undefined;
+  const poll = () => {
+    const t0 = performance.now();
+    for (const [p, dotGit] of files) {
+      const st = fs.lstatSync(p, { throwIfNoEntry: false });
+      if (!st?.isFile()) files.delete(p);
+      else if (st.nlink > 1) {
+        try {
+          detach(p, st);
+        } catch {
+          // out of reach: the check after the call detaches it
+        }
+        recheck(dotGit);
+      }
+    }
+    timer = undefined;
+    if (files.size > 0) {
+      timer = setTimeout(poll, Math.max(EMPTY_POLL_MS, Math.ceil((performance.now() - t0) * EMPTY_POLL_IDLE_FACTOR)));
+      timer.unref();
+    }
+  };
+  return {
+    /** After a check of `dotGit`: its files that are the command's (not in `baseline`) and still there, watched. */
+    after: (scan, baseline, dotGit) => {
+      for (const e of scan.entries.values())
+        if (!baseline.has(e.path) && fs.lstatSync(e.path, { throwIfNoEntry: false })?.isFile())
+          files.set(e.path, dotGit);
+      if (!timer && files.size > 0) (timer = setTimeout(poll, EMPTY_POLL_MS)).unref();
+    },
+    stop: () => {
+      clearTimeout(timer);
+      timer = undefined;
+      files.clear();
+    },
+  };
+}
+
 export interface LiveGuard {
   /** The directories watched now (tests, diagnostics). */
   watched(): number;
@@ -302,6 +353,27 @@ function reachIn(roots: readonly string[], p: string): void {
   if (root) reachOwned(root, p);
 }
 
+/**
+ * An entry left because its parent was swapped for a symlink at that instant (a loop that swaps it
+ * back and forth, K11): looked at again shortly, as long as the command runs, so that it is undone
+ * once the parent is back — and a path written again after its undo stops the command.
+ * At most LOCK_RETRIES times per entry (a parent left as a symlink is not the command's write).
+ */
+function retrier(stopped: () => boolean, add: (key: string) => void): (key: string) => void {
+  const pending = new Set<string>();
+  const tries = new Map<string, number>();
+  return (key) => {
+    const n = (tries.get(key) ?? 0) + 1;
+    if (stopped() || pending.has(key) || n > LOCK_RETRIES) return;
+    tries.set(key, n);
+    pending.add(key);
+    setTimeout(() => {
+      pending.delete(key);
+      if (!stopped()) add(key);
+    }, LOCK_RETRY_MS).unref();
+  };
+}
+
 /** Starts watching before the command is spawned; stop() once it has ended. */
 export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
   const baseline = new Set<string>();
@@ -311,20 +383,10 @@ export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
   const { undid, onHostile } = hostileWatch(live, nameRoots);
   const lookStaged = stagedWatch(protection, live, () => stopped);
   const retries = new Map<string, number>();
-  // An entry left because its parent was swapped for a symlink at that instant (K11): looked at again
-  // shortly, at most LOCK_RETRIES times, so that it is undone once the parent is back.
-  const pending = new Set<string>();
-  const tries = new Map<string, number>();
-  const again = (key: string) => {
-    const n = (tries.get(key) ?? 0) + 1;
-    if (stopped || pending.has(key) || n > LOCK_RETRIES) return;
-    tries.set(key, n);
-    pending.add(key);
-    setTimeout(() => {
-      pending.delete(key);
-      if (!stopped) rounds.add(key);
-    }, LOCK_RETRY_MS).unref();
-  };
+  const again = retrier(
+    () => stopped,
+    (key) => rounds.add(key),
+  );
   const check = (dotGit: string, force = false) => {
     if (stopped) return;
     const scan = gitDirScan(dotGit);
@@ -342,6 +404,7 @@ export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
       moved: () => again(`g:${dotGit}`),
     });
     for (const note of notes) if (!live.includes(note)) live.push(note);
+    links.after(scan, baseline, dotGit); // what is left of a new repository: watched for a second name (ZZ3)
   };
 
   // An entry with a protected name (not `.git`) in a working directory or a writable allowWrite
@@ -378,6 +441,7 @@ export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
   // check may run git once, synchronously), not one per write — the worker's event loop stays free.
   const rounds = coalesce((k) => (k.startsWith('m:') ? checkMarked(k.slice(2)) : check(k.slice(2))));
   const empty = emptyWatch((p) => rounds.add(`m:${p}`));
+  const links = linkWatch((dotGit) => rounds.add(`g:${dotGit}`));
   const roots = [...new Set([...protection.roots, ...(protection.gitRoots ?? [])].map((r) => path.resolve(r)))];
   const trees = roots.filter((r) => fs.lstatSync(r, { throwIfNoEntry: false })?.isDirectory()).map(treeWatch);
   // What is there already, with content, is not this command's (the plan's scan may have missed none of it: it reads the same record).
@@ -397,6 +461,7 @@ export function guardWhileRunning(protection: GuardedProtection): LiveGuard {
       stopped = true;
       rounds.cancel();
       empty.stop();
+      links.stop();
       refs?.stop();
       todoWatch?.stop();
       for (const u of unsubscribe) u();

@@ -45,6 +45,12 @@ export interface OutsideSession {
   fake: Parameters<Parameters<typeof withAgent>[1]>[0]['fake'];
   /** The test's own client of the dev server: waiting on a session's state without a CLI process per look. */
   client: Parameters<Parameters<typeof withAgent>[1]>[0]['client'];
+  /** The worker crashes: SIGKILL to its whole process group (what it started with it); resolves once it is gone. */
+  crashWorker(): Promise<void>;
+  /** The worker is stopped as a deploy stops it: SIGTERM to its process only; resolves once it has exited. */
+  stopWorker(): Promise<void>;
+  /** Another worker process with the same environment (the person restarts it after a crash). */
+  startWorker(): Promise<void>;
 }
 
 /**
@@ -79,8 +85,12 @@ export async function withOutsideSession(
         ...opts.env,
         PATH: [...(opts.pathPrefix ?? []), npx.PATH].join(path.delimiter),
       };
-      const p = await spawnWorker('outside-worker', workerEnv, procs);
-      p.child.stderr!.on('data', (d: Buffer) => (stderr += d.toString('latin1')));
+      const start = async () => {
+        const p = await spawnWorker(`outside-worker-${procs.length}`, workerEnv, procs);
+        p.child.stderr!.on('data', (d: Buffer) => (stderr += d.toString('latin1')));
+        return p;
+      };
+      let current = await start();
       const session: OutsideSession = {
         fx,
         scripts,
@@ -89,6 +99,17 @@ export async function withOutsideSession(
         fake,
         client,
         workerStderr: () => stderr,
+        crashWorker: async () => {
+          killGroup(current);
+          await current.exited;
+        },
+        stopWorker: async () => {
+          current.child.kill('SIGTERM');
+          await current.exited;
+        },
+        startWorker: async () => {
+          current = await start();
+        },
         cli: (args, more = {}) => cli(args, { ...cliEnv, ...more }, 120_000),
         detach: async (id, cwd, mode, token) => {
           const r = await session.cli([
