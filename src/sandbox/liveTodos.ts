@@ -19,9 +19,9 @@ import { undoTodoExecs, type TodoSnapshots, type TodoWordScreen } from './sequen
 import { todoScreen, type RefSnapshots } from './movedRefs';
 
 /** How often the sequencer directories are looked at. */
-const POLL_MS = 500;
+const POLL_MS = 250;
 /** A sequencer directory whose entries have not changed this long is at rest (a stopped operation). */
-export const REST_MS = 2000;
+export const REST_MS = 750;
 /** The wait after a pass that screened is at least this many times its length. */
 const IDLE_FACTOR = 9;
 /** Entries of one state directory looked at per poll at most (a stopped am holds a file per patch). */
