@@ -11,8 +11,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runHostProcessSync } from '../hostProcess/door';
-import { GIT_GUARD_ENV } from '../hostProcess/git';
+import { screenGit } from './screenGit';
 import { hookedFor, manifestEditRefusal } from './manifestBins';
 import { readRegularFile } from './anchored';
 import { commonDirOf, hookManifestKeys, workTreeOf } from './repoConfigTargets';
@@ -32,34 +31,11 @@ export const namesManifest = (names: readonly string[]) =>
 function scratchGit(gitDir: string, scratch: string, args: readonly string[], until: number) {
   const left = until - Date.now();
   if (left <= 0) return undefined;
-  const r = runHostProcessSync(
-    {
-      purpose: 'git',
-      command: 'git',
-      args: [
-        `--git-dir=${gitDir}`,
-        '-c',
-        'core.hooksPath=/dev/null',
-        '-c',
-        'core.fsmonitor=false',
-        '-c',
-        'core.commitGraph=false',
-        ...args,
-      ],
-      cwd: '/',
-      env: {
-        ...GIT_GUARD_ENV,
-        HOME: '/nonexistent',
-        GIT_NO_LAZY_FETCH: '1',
-        GIT_NO_REPLACE_OBJECTS: '1',
-        GIT_GRAFT_FILE: '/nonexistent',
-        GIT_INDEX_FILE: path.join(scratch, 'index'),
-        GIT_OBJECT_DIRECTORY: path.join(scratch, 'objects'),
-        GIT_ALTERNATE_OBJECT_DIRECTORIES: path.join(commonDirOf(gitDir), 'objects'),
-      },
-    },
-    { timeoutMs: Math.min(left, 1_000), maxBuffer: 32 << 20 },
-  );
+  const r = screenGit(gitDir, args, undefined, 32 << 20, Math.min(left, 1_000), {
+    GIT_INDEX_FILE: path.join(scratch, 'index'),
+    GIT_OBJECT_DIRECTORY: path.join(scratch, 'objects'),
+    GIT_ALTERNATE_OBJECT_DIRECTORIES: path.join(commonDirOf(gitDir), 'objects'),
+  });
   return r.code === 0 ? r.stdout : undefined;
 }
 

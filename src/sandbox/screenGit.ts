@@ -66,6 +66,8 @@ export function screenGit(
         '-c',
         'core.hooksPath=/dev/null',
         '-c',
+        'core.fsmonitor=false',
+        '-c',
         'core.commitGraph=false',
         '-c',
         'commitGraph.readChangedPaths=false',
